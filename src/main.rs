@@ -1,0 +1,157 @@
+//! `xqa`: the command-line front end of xiangqi-arbiter.
+//!
+//! Exit codes: 0 success, 1 the input was invalid, 2 usage or I/O error.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+use std::time::Instant;
+use xiangqi_arbiter::{Position, START_FEN, diagram};
+
+#[derive(Parser)]
+#[command(
+    name = "xqa",
+    version,
+    about = "Xiangqi arbiter: validate game records, count perft, rule on repetitions and move limits"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree (move generator test and benchmark).
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Start position (default: the standard start).
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+        /// Print the count under each first move.
+        #[arg(long)]
+        divide: bool,
+        /// Worker threads (1 = single-threaded; 0 = all cores).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// One JSON object {"depth","nodes","seconds","nps"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Draw a position as a text diagram.
+    Show {
+        /// The position.
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+    },
+}
+
+/// A failure with its exit code.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+fn invalid(message: impl Into<String>) -> Failure {
+    Failure {
+        code: 1,
+        message: message.into(),
+    }
+}
+
+fn parse_fen(fen: &str) -> Result<Position, Failure> {
+    Position::from_fen(fen).map_err(|e| invalid(format!("invalid FEN '{fen}': {e}")))
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Perft {
+            depth,
+            fen,
+            divide,
+            threads,
+            json,
+        } => {
+            let pos = parse_fen(&fen)?;
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| Failure {
+                    code: 2,
+                    message: format!("cannot start threads: {e}"),
+                })?;
+            let parallel = threads != 1;
+            let start = Instant::now();
+            let (nodes, split) = pool.install(|| {
+                if divide {
+                    let split = if parallel {
+                        xiangqi_arbiter::perft::divide_parallel(&pos, depth)
+                    } else {
+                        xiangqi_arbiter::divide(&pos, depth)
+                    };
+                    (split.iter().map(|(_, n)| n).sum(), split)
+                } else if parallel {
+                    (xiangqi_arbiter::perft_parallel(&pos, depth), Vec::new())
+                } else {
+                    (xiangqi_arbiter::perft(&pos, depth), Vec::new())
+                }
+            });
+            let seconds = start.elapsed().as_secs_f64();
+            let nps = if seconds > 0.0 {
+                nodes as f64 / seconds
+            } else {
+                0.0
+            };
+            if json {
+                let mut obj = serde_json::json!({
+                    "depth": depth, "nodes": nodes, "seconds": seconds, "nps": nps.round() as u64,
+                });
+                if divide {
+                    obj["divide"] = split
+                        .iter()
+                        .map(|(m, n)| (m.to_string(), serde_json::json!(n)))
+                        .collect();
+                }
+                println!("{obj}");
+            } else {
+                for (m, n) in &split {
+                    println!("{m}: {n}");
+                }
+                println!(
+                    "depth {depth}: {nodes} nodes in {seconds:.3} s ({:.1} M nodes/s)",
+                    nps / 1e6
+                );
+            }
+            Ok(())
+        }
+        Command::Show { fen } => {
+            let pos = parse_fen(&fen)?;
+            println!("{}", diagram::text(&pos.to_setup(), None));
+            println!("FEN: {}", pos.fen());
+            if pos.is_checkmate() {
+                println!("{} is checkmated", pos.turn());
+            } else if pos.is_stalemate() {
+                println!("{} has no legal move (stalemate: loses)", pos.turn());
+            } else if pos.is_check() {
+                println!("{} is in check", pos.turn());
+            }
+            Ok(())
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("xqa: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
