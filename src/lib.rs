@@ -21,6 +21,7 @@ pub mod diagram;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod record;
 pub mod setup;
 pub mod types;
 

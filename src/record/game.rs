@@ -1,0 +1,149 @@
+//! The [`Game`] model shared by every record reader and writer.
+//!
+//! A game is a start position, tags in their original order, and a tree of moves: the main line
+//! is a list of [`MoveNode`]s, each of which may carry comments, NAGs and alternative lines
+//! ([`Line`]s) that replace it. Moves are stored both as validated [`Move`]s and with the text the
+//! record gave, so that errors and conversions can point back at the source.
+
+use crate::position::Position;
+use crate::types::{Color, Move};
+
+/// Where in a source something was read (1-based line and column; byte offset for binaries).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SourcePos {
+    pub line: u32,
+    pub column: u32,
+}
+
+/// The outcome written in the record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum GameResult {
+    #[serde(rename = "1-0")]
+    RedWins,
+    #[serde(rename = "0-1")]
+    BlackWins,
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    #[serde(rename = "*")]
+    Unknown,
+}
+
+impl GameResult {
+    pub fn token(self) -> &'static str {
+        match self {
+            GameResult::RedWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+    pub fn from_token(s: &str) -> Option<GameResult> {
+        Some(match s {
+            "1-0" => GameResult::RedWins,
+            "0-1" => GameResult::BlackWins,
+            "1/2-1/2" | "½-½" => GameResult::Draw,
+            "*" => GameResult::Unknown,
+            _ => return None,
+        })
+    }
+}
+
+/// One move of a line, with everything the record attached to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveNode {
+    pub mv: Move,
+    /// The move as the record wrote it (for XQF/CBR, the ICCS of the squares).
+    pub text: String,
+    /// Where the move text starts in the source.
+    pub pos: SourcePos,
+    /// Numeric annotation glyphs ($1 ...).
+    pub nags: Vec<u8>,
+    /// Comments written after the move.
+    pub comments: Vec<String>,
+    /// Alternatives to this move, each starting from the position before it.
+    pub variations: Vec<Line>,
+}
+
+impl MoveNode {
+    pub fn new(mv: Move, text: impl Into<String>, pos: SourcePos) -> MoveNode {
+        MoveNode {
+            mv,
+            text: text.into(),
+            pos,
+            nags: Vec::new(),
+            comments: Vec::new(),
+            variations: Vec::new(),
+        }
+    }
+}
+
+/// A sequence of moves with an optional comment before its first move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Line {
+    pub comments_before: Vec<String>,
+    pub nodes: Vec<MoveNode>,
+}
+
+/// A whole game record.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// Tags in their original order (PGN tag pairs, or the header fields of binary formats).
+    pub tags: Vec<(String, String)>,
+    /// The start position (the standard one unless the record set another).
+    pub start: Position,
+    /// The main line and, at each node, its variations.
+    pub main: Line,
+    /// The result the record states, if any.
+    pub result: Option<GameResult>,
+    /// Text after the result or outside any game that belonged to this record (kept on conversion).
+    pub trailing_text: Option<String>,
+}
+
+impl Game {
+    /// An empty game from the given position.
+    pub fn new(start: Position) -> Game {
+        Game {
+            tags: Vec::new(),
+            start,
+            main: Line::default(),
+            result: None,
+            trailing_text: None,
+        }
+    }
+
+    /// The value of a tag (case-sensitive name).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets a tag, replacing an existing one in place or appending.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.tags.iter_mut().find(|(k, _)| k == name) {
+            Some(t) => t.1 = value,
+            None => self.tags.push((name.to_owned(), value)),
+        }
+    }
+
+    /// The moves of the main line.
+    pub fn main_moves(&self) -> Vec<Move> {
+        self.main.nodes.iter().map(|n| n.mv).collect()
+    }
+
+    /// The side that makes the first move.
+    pub fn first_mover(&self) -> Color {
+        self.start.turn()
+    }
+
+    /// The position after `ply` moves of the main line (0 = the start).
+    pub fn position_at(&self, ply: usize) -> Position {
+        let mut pos = self.start;
+        for n in self.main.nodes.iter().take(ply) {
+            pos.play_unchecked(n.mv);
+        }
+        pos
+    }
+}
