@@ -397,3 +397,89 @@ fn notation_names() {
     }
     assert!("klingon".parse::<Notation>().is_err());
 }
+
+/// Parse throughput on real-looking input: every move of random games, in ICCS and Chinese.
+/// Prints moves per second; the assertion is loose because the machine is shared.
+#[test]
+fn parse_throughput() {
+    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut games: Vec<(Position, Vec<(String, String, Move)>)> = Vec::new();
+    for _ in 0..200 {
+        let start = Position::start();
+        let mut pos = start;
+        let mut moves = Vec::new();
+        for _ in 0..150 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal[rng.below(legal.len())];
+            moves.push((
+                print_move(&pos, m, Notation::Iccs),
+                print_move(&pos, m, Notation::Chinese),
+                m,
+            ));
+            pos = pos.after(m);
+        }
+        games.push((start, moves));
+    }
+    let total: usize = games.iter().map(|g| g.1.len()).sum();
+    for (name, pick) in [("iccs", 0usize), ("chinese", 1)] {
+        let notation = if pick == 0 {
+            Notation::Iccs
+        } else {
+            Notation::Chinese
+        };
+        let t = std::time::Instant::now();
+        let rounds = 5;
+        for _ in 0..rounds {
+            for (start, moves) in &games {
+                let mut pos = *start;
+                for (a, b, m) in moves {
+                    let text = if pick == 0 { a } else { b };
+                    let p = parse_move(&pos, text, notation).unwrap();
+                    assert_eq!(p.mv, *m);
+                    pos.play_unchecked(p.mv);
+                }
+            }
+        }
+        let rate = (total * rounds) as f64 / t.elapsed().as_secs_f64();
+        println!("{name}: {:.2} M validated moves/s", rate / 1e6);
+        assert!(rate > 100_000.0, "{name}: {rate}");
+    }
+}
+
+/// Every move token of 294 real records (CCPD Big5 Chinese, xqbase GBK Chinese, wxf.ca full-width
+/// WXF, ICCS) resolves to the reference move.
+#[test]
+fn real_records_resolve_to_reference_moves() {
+    let data = include_str!("data/notation_real.txt");
+    let (mut games, mut moves, mut by_legality) = (0, 0, 0);
+    for row in rows(data) {
+        let (source, fen, nota, pairs) = (row[0], row[1], row[2], row[3]);
+        let notation: Notation = nota.parse().unwrap();
+        let mut pos = position(fen);
+        let words: Vec<&str> = pairs.split(' ').collect();
+        for (ply, w) in words.chunks(2).enumerate() {
+            let (tok, want) = (w[0], w[1]);
+            let p = parse_move(&pos, tok, notation).unwrap_or_else(|e| {
+                panic!(
+                    "{source} ply {}: {tok} ({want}) in {}: {e}",
+                    ply + 1,
+                    pos.fen()
+                )
+            });
+            assert_eq!(p.mv.to_string(), want, "{source} ply {}: {tok}", ply + 1);
+            by_legality += p.resolved_by_legality as usize;
+            pos = pos.after(p.mv);
+            moves += 1;
+        }
+        games += 1;
+    }
+    assert!(
+        games >= 290 && moves > 25_000,
+        "{games} games, {moves} moves"
+    );
+    assert!(by_legality > 0, "no plain form resolved by legality");
+    println!("{games} games, {moves} moves, {by_legality} resolved by legality");
+}
