@@ -483,3 +483,32 @@ fn real_records_resolve_to_reference_moves() {
     assert!(by_legality > 0, "no plain form resolved by legality");
     println!("{games} games, {moves} moves, {by_legality} resolved by legality");
 }
+
+/// Fairy-Stockfish's WXF names (committed data from pyffish) read back to the same moves, and
+/// plain (non-tandem) moves print exactly as Fairy-Stockfish prints them, up to `=` for `.`.
+#[test]
+fn fairy_stockfish_wxf_names() {
+    let data = include_str!("data/notation_ffish_wxf.txt");
+    let (mut positions, mut moves, mut same_print) = (0, 0, 0);
+    for row in rows(data) {
+        let pos = position(row[0]);
+        positions += 1;
+        let words: Vec<&str> = row[1].split(' ').collect();
+        for w in words.chunks(2) {
+            let (want, name) = (w[0], w[1]);
+            let p = parse_move(&pos, name, Notation::Wxf)
+                .unwrap_or_else(|e| panic!("{}: {name} ({want}): {e}", pos.fen()));
+            assert_eq!(p.mv.to_string(), want, "{}: {name}", pos.fen());
+            let mine = print_move(&pos, p.mv, Notation::Wxf).replace('.', "=");
+            let c: Vec<char> = name.chars().collect();
+            let m: Vec<char> = mine.chars().collect();
+            if c[0].is_ascii_uppercase() && c[1].is_ascii_digit() && m[1].is_ascii_digit() {
+                assert_eq!(mine, name, "{}: {want}", pos.fen());
+            }
+            same_print += (mine == name) as usize;
+            moves += 1;
+        }
+    }
+    assert!(positions > 1000 && moves > 15_000, "{positions} {moves}");
+    println!("{positions} positions, {moves} moves, {same_print} printed identically");
+}

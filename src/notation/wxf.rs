@@ -8,6 +8,7 @@
 //!         | TAND TAND DIR NUM         ++.4  --.4  (outermost of 4-5 pawns on a file)
 //!         | FILE TAND DIR NUM         3+.4  7-.6  (tandem pawns on two files)
 //!         | FILE FILE DIR NUM         33.4  (middle pawn of three on file 3, two-file case)
+//!         | ORD FILE DIR NUM          27=8  (Fairy-Stockfish: second pawn from the front on file 7)
 //! PIECE ::= K A E H R C P  (B = elephant, N = horse; either case)
 //! DIR   ::= + | - | . | =
 //! ```
@@ -20,6 +21,11 @@
 //! middle one) and `P-`; with four or five, `++` is the foremost, `P+` the **second**, `P-` the
 //! second rearmost, `--` the rearmost, and the middle of five takes the plain file digit. With
 //! [`super::ParseOptions::xqbase_tandem`], `P+`/`P-` read as xqbase does (first and third).
+//!
+//! Fairy-Stockfish writes tandem pawns as `<ordinal><file>` (`15=4`: the first pawn from the front
+//! on file 5). Those are read too; where the form collides with WXF's middle-pawn form (`33`), the
+//! WXF reading wins unless only the Fairy-Stockfish reading is legal (then it is reported as
+//! resolved by legality).
 
 use super::{
     Desc, Dir, MoveError, MoveErrorKind, Naming, Notation, ParseOptions, ParsedMove, Qual, Sel,
@@ -81,13 +87,13 @@ pub(crate) fn describe(text: &str) -> Option<Desc> {
                 };
                 (role, sel)
             } else if let Some(file) = digit(a) {
-                let q = match b {
-                    '+' => Qual::WxfPlus,
-                    '-' => Qual::WxfMinus,
-                    _ if b == a => Qual::Middle,
-                    _ => return None,
-                };
-                (Role::Pawn, Sel::FileQual(file, q))
+                match b {
+                    '+' => (Role::Pawn, Sel::FileQual(file, Qual::WxfPlus)),
+                    '-' => (Role::Pawn, Sel::FileQual(file, Qual::WxfMinus)),
+                    _ if b == a => (Role::Pawn, Sel::FileQual(file, Qual::Middle)),
+                    // Fairy-Stockfish: ordinal from the front, then the file (`27=8`).
+                    _ => (Role::Pawn, Sel::FileQual(digit(b)?, Qual::Ord(file))),
+                }
             } else {
                 let plus = match a {
                     '+' => true,
@@ -133,7 +139,27 @@ pub(crate) fn parse(
             "not a WXF move (expected something like C2.5, H8+7, R+.4 or ++.4)".to_string(),
         ));
     };
-    resolve(pos, &d, opts, Notation::Wxf, text)
+    match resolve(pos, &d, opts, Notation::Wxf, text) {
+        Err(e) if matches!(d.sel, Sel::FileQual(f, Qual::Middle) if f <= 5) => {
+            // `33.4` is the middle pawn on file 3 in WXF, the third pawn on file 3 in
+            // Fairy-Stockfish's `<ordinal><file>` form: take the latter when only it is legal.
+            let Sel::FileQual(f, _) = d.sel else {
+                return Err(e);
+            };
+            let alt = Desc {
+                sel: Sel::FileQual(f, Qual::Ord(f)),
+                ..d
+            };
+            match super::try_resolve(pos, &alt, opts, Notation::Wxf) {
+                Some(p) => Ok(ParsedMove {
+                    mv: p.mv,
+                    resolved_by_legality: true,
+                }),
+                None => Err(e),
+            }
+        }
+        r => r,
+    }
 }
 
 /// Appends the legal move `m` in WXF (official forms, see the module docs).
