@@ -512,3 +512,64 @@ fn fairy_stockfish_wxf_names() {
     assert!(positions > 1000 && moves > 15_000, "{positions} {moves}");
     println!("{positions} positions, {moves} moves, {same_print} printed identically");
 }
+
+#[test]
+fn syntax_errors_point_at_the_character() {
+    let start = Position::start();
+    let e = parse_move(&start, "炮二走五", Notation::Chinese).unwrap_err();
+    assert!(e.message().contains("character 3 '走'"), "{e}");
+    let e = parse_move(&start, "炮二平", Notation::Chinese).unwrap_err();
+    assert!(e.message().contains("this has 3"), "{e}");
+    let e = parse_move(&start, "C2x5", Notation::Wxf).unwrap_err();
+    assert!(e.message().contains("character 3 'x'"), "{e}");
+    // A token in another notation: said so, and the move offered in the expected notation.
+    let e = parse_move(&start, "h2e2", Notation::Chinese).unwrap_err();
+    assert_eq!(e.kind(), "syntax");
+    assert!(e.message().contains("iccs move h2e2"), "{e}");
+    assert_eq!(e.suggestions(), ["炮二平五"]);
+    let e = parse_move(&start, "炮二平五", Notation::Wxf).unwrap_err();
+    assert_eq!(e.suggestions(), ["C2.5"]);
+}
+
+/// Random garbage made of notation characters never panics, in any notation.
+#[test]
+fn garbage_never_panics() {
+    let alphabet: Vec<char> = "车馬炮兵卒相仕帅将前中后後一二三四五六七八九进退平1234567890１２３＋－＝．KAEHRCPBNabcdehi+-.=!? 　#"
+        .chars()
+        .collect();
+    let positions = [
+        Position::start(),
+        position("5k3/4P4/4P4/4P4/4P4/9/9/9/9/3K5 w"),
+        position("5k3/9/9/2P3P2/2P3P2/9/9/9/9/3K5 w"),
+        position("3k5/9/9/9/9/2p3p2/2p3p2/9/9/5K3 b"),
+    ];
+    let mut rng = Rng(0xABCD_EF01_2345_6789);
+    let mut ok = 0;
+    for i in 0..200_000 {
+        let len = rng.below(7);
+        let text: String = (0..len)
+            .map(|_| alphabet[rng.below(alphabet.len())])
+            .collect();
+        let pos = &positions[i % positions.len()];
+        for notation in Notation::ALL {
+            let opts = ParseOptions {
+                xqbase_tandem: i % 2 == 0,
+                iccs_one_based: i % 3 == 0,
+            };
+            match parse_move_with(pos, &text, notation, &opts) {
+                Ok(p) => {
+                    assert!(pos.is_legal(p.mv), "{text}: {}", p.mv);
+                    ok += 1;
+                }
+                Err(e) => {
+                    assert!(!e.message().is_empty());
+                    for s in e.suggestions() {
+                        assert!(parse_move(pos, &s, notation).is_ok(), "{text} -> {s}");
+                    }
+                }
+            }
+        }
+        let _ = sniff(&text);
+    }
+    assert!(ok > 0);
+}

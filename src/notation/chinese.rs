@@ -27,8 +27,8 @@
 //! Chinese numerals for Red, full-width digits for Black.
 
 use super::{
-    Desc, Dir, MoveError, MoveErrorKind, Naming, Notation, ParseOptions, ParsedMove, Qual, Sel,
-    dir_num, naming, resolve, token_chars,
+    Desc, Dir, MoveError, Naming, Notation, ParseOptions, ParsedMove, Qual, Sel, dir_num, naming,
+    resolve, token_chars,
 };
 use crate::position::Position;
 use crate::types::{Color, Move, Role};
@@ -155,14 +155,59 @@ pub(crate) fn parse(
     opts: &ParseOptions,
 ) -> Result<ParsedMove, MoveError> {
     let Some(d) = describe(text) else {
-        return Err(MoveError::new(
-            MoveErrorKind::Syntax,
-            Notation::Chinese,
+        return Err(super::syntax_error(
+            pos,
             text,
-            "not a Chinese move (expected something like 炮二平五, 马8进7 or 前车平四)".to_string(),
+            Notation::Chinese,
+            opts,
+            syntax_message(text),
         ));
     };
     resolve(pos, &d, opts, Notation::Chinese, text)
+}
+
+/// Says which character of a token that is not a Chinese move is wrong.
+fn syntax_message(text: &str) -> String {
+    const EXPECTED: &str =
+        "not a Chinese move (expected something like 炮二平五, 马8进7 or 前车平四)";
+    let Some(chars) = token_chars(text, true) else {
+        return format!("{EXPECTED}: too long");
+    };
+    let n = chars.len();
+    if n != 4 && n != 5 {
+        return format!(
+            "{EXPECTED}: a move has 4 characters (5 with a qualifier and a file), this has {n}"
+        );
+    }
+    let bad = |i: usize, what: &str| {
+        format!(
+            "{EXPECTED}: character {} '{}' is not {what}",
+            i + 1,
+            chars[i]
+        )
+    };
+    if dir_of(chars[n - 2]).is_none() {
+        return bad(n - 2, "a direction (进, 退 or 平)");
+    }
+    if num_of(chars[n - 1]).is_none() {
+        return bad(n - 1, "a number 1-9 (一..九 or a digit)");
+    }
+    if role_of(chars[0]).is_none() && qual_of(chars[0]).is_none() {
+        return bad(
+            0,
+            "a piece (车马炮兵相仕帅...) or a qualifier (前中后, 一..五)",
+        );
+    }
+    if n == 5 {
+        if role_of(chars[1]).is_none() {
+            return bad(1, "a piece");
+        }
+        return bad(2, "a file number");
+    }
+    if role_of(chars[0]).is_some() {
+        return bad(1, "a file number (一..九 or a digit)");
+    }
+    bad(1, "a piece or a file number")
 }
 
 fn push_num(n: u8, color: Color, out: &mut String) {

@@ -88,8 +88,11 @@ pub(crate) fn parse(
 ) -> Result<ParsedMove, MoveError> {
     let err = |kind, msg: String| MoveError::new(kind, Notation::Iccs, text, msg);
     let Some(raw) = split(text) else {
-        return Err(err(
-            MoveErrorKind::Syntax,
+        return Err(super::syntax_error(
+            pos,
+            text,
+            Notation::Iccs,
+            opts,
             "not an ICCS coordinate move (expected something like h2e2 or H2-E2)".to_string(),
         ));
     };

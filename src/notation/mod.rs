@@ -1227,6 +1227,30 @@ pub(crate) fn resolve(
     }
 }
 
+/// A syntax error, with a hint when the token reads as a legal move in another notation.
+pub(crate) fn syntax_error(
+    pos: &Position,
+    text: &str,
+    notation: Notation,
+    opts: &ParseOptions,
+    message: String,
+) -> MoveError {
+    if let Some(other) = sniff(text).filter(|&o| o != notation)
+        && let Ok(p) = parse_move_with(pos, text, other, opts)
+    {
+        let printed = print_move(pos, p.mv, notation);
+        return MoveError::new(
+            MoveErrorKind::Syntax,
+            notation,
+            text,
+            format!("{message}; it reads as the {other} move {}", p.mv),
+        )
+        .with_candidates(vec![p.mv])
+        .with_suggestions(vec![printed]);
+    }
+    MoveError::new(MoveErrorKind::Syntax, notation, text, message)
+}
+
 /// Legal moves near a failed description: the mirrored file numbering (Red/Black confusion),
 /// 进/退 swapped, another piece letter, the same move from another file, `extra` moves.
 pub(crate) fn suggest(

@@ -28,8 +28,8 @@
 //! resolved by legality).
 
 use super::{
-    Desc, Dir, MoveError, MoveErrorKind, Naming, Notation, ParseOptions, ParsedMove, Qual, Sel,
-    dir_num, naming, resolve, token_chars,
+    Desc, Dir, MoveError, Naming, Notation, ParseOptions, ParsedMove, Qual, Sel, dir_num, naming,
+    resolve, token_chars,
 };
 use crate::position::Position;
 use crate::types::{Move, Role};
@@ -120,6 +120,35 @@ pub(crate) fn describe(text: &str) -> Option<Desc> {
     }
 }
 
+/// Says which character of a token that is not a WXF move is wrong.
+fn syntax_message(text: &str) -> String {
+    const EXPECTED: &str = "not a WXF move (expected something like C2.5, H8+7, R+.4 or ++.4)";
+    let Some(chars) = token_chars(text, true) else {
+        return format!("{EXPECTED}: too long");
+    };
+    let n = chars.len();
+    if n != 4 && n != 3 {
+        return format!("{EXPECTED}: a move has 4 characters, this has {n}");
+    }
+    let bad = |i: usize, what: &str| {
+        format!(
+            "{EXPECTED}: character {} '{}' is not {what}",
+            i + 1,
+            chars[i]
+        )
+    };
+    if digit(chars[n - 1]).is_none() {
+        return bad(n - 1, "a number 1-9");
+    }
+    if n == 4 && dir_of(chars[2]).is_none() {
+        return bad(2, "a direction (+, -, . or =)");
+    }
+    if role_of(chars[0]).is_none() && digit(chars[0]).is_none() && !matches!(chars[0], '+' | '-') {
+        return bad(0, "a piece letter (K A E H R C P) or a tandem sign");
+    }
+    bad(1, "a file number or a tandem sign (+, -)")
+}
+
 /// Whether a token has the shape of a WXF move.
 pub fn looks_like(text: &str) -> bool {
     describe(text).is_some()
@@ -132,11 +161,12 @@ pub(crate) fn parse(
     opts: &ParseOptions,
 ) -> Result<ParsedMove, MoveError> {
     let Some(d) = describe(text) else {
-        return Err(MoveError::new(
-            MoveErrorKind::Syntax,
-            Notation::Wxf,
+        return Err(super::syntax_error(
+            pos,
             text,
-            "not a WXF move (expected something like C2.5, H8+7, R+.4 or ++.4)".to_string(),
+            Notation::Wxf,
+            opts,
+            syntax_message(text),
         ));
     };
     match resolve(pos, &d, opts, Notation::Wxf, text) {
