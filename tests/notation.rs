@@ -403,7 +403,8 @@ fn notation_names() {
 #[test]
 fn parse_throughput() {
     let mut rng = Rng(0x1234_5678_9ABC_DEF1);
-    let mut games: Vec<(Position, Vec<(String, String, Move)>)> = Vec::new();
+    type Game = (Position, Vec<(String, String, Move)>);
+    let mut games: Vec<Game> = Vec::new();
     for _ in 0..200 {
         let start = Position::start();
         let mut pos = start;
