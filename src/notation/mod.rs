@@ -29,6 +29,27 @@
 //!   from the mover's right, front to back within a file) for four or five pawns on one file or
 //!   tandem pawns on two files. Advisors and elephants never take a qualifier.
 //!
+//! ```
+//! use xiangqi_arbiter::notation::{Notation, ParseOptions, parse_move, parse_move_with, print_move};
+//! use xiangqi_arbiter::Position;
+//!
+//! let pos = Position::start();
+//! let p = parse_move(&pos, "炮二平五", Notation::Chinese).unwrap();
+//! assert_eq!(p.mv.to_string(), "h2e2");
+//! assert_eq!(print_move(&pos, p.mv, Notation::Wxf), "C2.5");
+//! assert_eq!(parse_move(&pos, "H2-E2", Notation::Iccs).unwrap().mv, p.mv);
+//!
+//! // The 1-10 rank dialect is read only on request.
+//! let one_based = ParseOptions { iccs_one_based: true, ..Default::default() };
+//! assert_eq!(parse_move_with(&pos, "h3e3", Notation::Iccs, &one_based).unwrap().mv, p.mv);
+//!
+//! // Errors say what kind of problem it is, why, and what was probably meant.
+//! let e = parse_move(&pos, "马八平七", Notation::Chinese).unwrap_err();
+//! assert_eq!(e.kind(), "illegal_movement");
+//! let e = parse_move(&pos, "车一退一", Notation::Chinese).unwrap_err();
+//! assert_eq!(e.suggestions()[0], "车一进一");
+//! ```
+//!
 //! Parsing is allocation-free on success and tests legality of the one or two candidate moves
 //! directly (pseudo-legal target test plus one king-safety test), without generating all legal moves.
 
