@@ -1321,6 +1321,16 @@ pub(crate) fn suggest(
             ..*d
         });
     }
+    // A number off by one or two (a typo, or the steps of a blocked path counted wrong).
+    for delta in [-1i8, 1, -2, 2] {
+        let num = d.num as i8 + delta;
+        if (1..=9).contains(&num) {
+            variants.push(Desc {
+                num: num as u8,
+                ..*d
+            });
+        }
+    }
     // Another piece.
     for role in Role::ALL {
         if role != d.role {
