@@ -532,7 +532,7 @@ pub(crate) fn explain_illegal(pos: &Position, m: Move) -> Option<(MoveErrorKind,
         return Some((
             KingsFacing,
             format!(
-                "{} to {} would leave the kings facing each other on file {}",
+                "the {name} {}-{} would leave the kings facing each other on file {}",
                 m.from,
                 m.to,
                 king.file().char()
@@ -558,7 +558,7 @@ pub(crate) fn explain_illegal(pos: &Position, m: Move) -> Option<(MoveErrorKind,
     Some((
         LeavesKingInCheck,
         format!(
-            "{} {}{} {what}: the {us} king on {king} would be attacked by {}",
+            "the {} {}-{} {what}: the {us} king on {king} would be attacked by {}",
             name,
             m.from,
             m.to,
@@ -1007,8 +1007,9 @@ pub(crate) fn destination(
                 let sign = if dir == Dir::Forward { fwd } else { -fwd };
                 Square::from_xy(f, r + sign * num as i32).ok_or_else(|| {
                     format!(
-                        "the {} on {from} cannot move {num} points {}: it would leave the board",
+                        "the {} on {from} cannot move {num} point{} {}: it would leave the board",
                         role.name(),
+                        if num == 1 { "" } else { "s" },
                         if dir == Dir::Forward {
                             "forward"
                         } else {
@@ -1033,8 +1034,9 @@ pub(crate) fn destination(
             (Role::Elephant, 2) => 2,
             _ => {
                 return Err(format!(
-                    "the {} on {from} cannot reach file {num} (a move of {df} files)",
-                    role.name()
+                    "the {} on {from} cannot reach file {num} (a move of {df} file{})",
+                    role.name(),
+                    if df == 1 { "" } else { "s" }
                 ));
             }
         };
@@ -1318,6 +1320,17 @@ pub(crate) fn suggest(
             dir,
             sel: sel_m,
             num: num_m,
+            ..*d
+        });
+    }
+    // A horse, elephant or advisor written with 平: forward or backward.
+    if d.dir == Dir::Traverse && !is_line_piece(d.role) {
+        variants.push(Desc {
+            dir: Dir::Forward,
+            ..*d
+        });
+        variants.push(Desc {
+            dir: Dir::Backward,
             ..*d
         });
     }
