@@ -591,3 +591,47 @@ fn garbage_never_panics() {
     }
     assert!(ok > 0);
 }
+
+#[test]
+fn xqa_moves_command() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_xqa"))
+            .args(args)
+            .output()
+            .expect("run xqa");
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (code, out, _) = run(&["moves", "--notation", "chinese", "--json"]);
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["count"], 44);
+    assert_eq!(v["notation"], "chinese");
+    assert!(
+        v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["iccs"] == "h2e2" && m["text"] == "炮二平五")
+    );
+    let (code, out, _) = run(&[
+        "moves",
+        "--fen",
+        "5k3/4P4/4P4/4P4/4P4/9/9/9/9/3K5 w",
+        "--notation",
+        "wxf",
+    ]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("++.4\te8f8"), "{out}");
+    assert!(out.contains("legal moves for red"), "{out}");
+    let (code, out, _) = run(&["moves"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out.lines().count(), 45);
+    let (code, _, err) = run(&["moves", "--fen", "9/9/9 w"]);
+    assert_eq!(code, Some(1), "{err}");
+    let (code, _, _) = run(&["moves", "--notation", "klingon"]);
+    assert_eq!(code, Some(2));
+}
