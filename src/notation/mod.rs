@@ -986,6 +986,7 @@ pub(crate) fn destination(
     color: Color,
     dir: Dir,
     num: u8,
+    notation: Notation,
 ) -> Result<Square, String> {
     let fwd = if color == Color::Red { 1 } else { -1 };
     let f = from.file().index() as i32;
@@ -1034,8 +1035,9 @@ pub(crate) fn destination(
             (Role::Elephant, 2) => 2,
             _ => {
                 return Err(format!(
-                    "the {} on {from} cannot reach file {num} (a move of {df} file{})",
+                    "the {} on {from} cannot reach file {} (a move of {df} file{})",
                     role.name(),
+                    file_label(num, color, notation),
                     if df == 1 { "" } else { "s" }
                 ));
             }
@@ -1065,24 +1067,29 @@ pub(crate) fn try_resolve(
     let us = pos.turn();
     match select(pos, d, opts, notation).ok()? {
         Selected::One(from) => {
-            let to = destination(from, d.role, us, d.dir, d.num).ok()?;
+            let to = destination(from, d.role, us, d.dir, d.num, notation).ok()?;
             let m = Move::new(from, to);
             is_legal_fast(pos, m).then_some(ParsedMove {
                 mv: m,
                 resolved_by_legality: false,
             })
         }
-        Selected::Paper(list) => paper(pos, d, &list).ok(),
+        Selected::Paper(list) => paper(pos, d, &list, notation).ok(),
         Selected::Ambiguous(_) => None,
     }
 }
 
 /// Several pieces on the named file: the geometrically possible ones, then the legal ones.
-fn paper(pos: &Position, d: &Desc, list: &[Square]) -> Result<ParsedMove, PaperFail> {
+fn paper(
+    pos: &Position,
+    d: &Desc,
+    list: &[Square],
+    notation: Notation,
+) -> Result<ParsedMove, PaperFail> {
     let us = pos.turn();
     let mut geo: ArrayVec<Move, 10> = ArrayVec::new();
     for &from in list {
-        if let Ok(to) = destination(from, d.role, us, d.dir, d.num) {
+        if let Ok(to) = destination(from, d.role, us, d.dir, d.num, notation) {
             geo.push(Move::new(from, to));
         }
     }
@@ -1132,7 +1139,7 @@ pub(crate) fn resolve(
     };
     match selected {
         Selected::One(from) => {
-            let to = match destination(from, d.role, us, d.dir, d.num) {
+            let to = match destination(from, d.role, us, d.dir, d.num, notation) {
                 Ok(to) => to,
                 Err(msg) => {
                     return Err(MoveError::new(
@@ -1157,7 +1164,7 @@ pub(crate) fn resolve(
                 .with_candidates(vec![m])
                 .with_suggestions(suggest(pos, d, opts, notation, &[])))
         }
-        Selected::Paper(list) => match paper(pos, d, &list) {
+        Selected::Paper(list) => match paper(pos, d, &list, notation) {
             Ok(p) => Ok(p),
             Err(PaperFail::Several(legal)) => {
                 let names: Vec<String> = legal
@@ -1182,7 +1189,7 @@ pub(crate) fn resolve(
             }
             Err(PaperFail::NoneLegal(geo)) => {
                 let (kind, msg) = if geo.is_empty() {
-                    let first = destination(list[0], d.role, us, d.dir, d.num)
+                    let first = destination(list[0], d.role, us, d.dir, d.num, notation)
                         .err()
                         .unwrap_or_default();
                     (MoveErrorKind::IllegalMovement, first)
@@ -1220,7 +1227,7 @@ pub(crate) fn resolve(
             let moves: Vec<Move> = cands
                 .iter()
                 .filter_map(|&from| {
-                    destination(from, d.role, us, d.dir, d.num)
+                    destination(from, d.role, us, d.dir, d.num, notation)
                         .ok()
                         .map(|to| Move::new(from, to))
                 })
@@ -1372,7 +1379,7 @@ pub(crate) fn suggest(
     if !matches!(d.sel, Sel::File(_)) {
         let us = pos.turn();
         for from in pos.pieces(us, d.role) {
-            if let Ok(to) = destination(from, d.role, us, d.dir, d.num) {
+            if let Ok(to) = destination(from, d.role, us, d.dir, d.num, notation) {
                 let m = Move::new(from, to);
                 if is_legal_fast(pos, m) && !found.contains(&m) {
                     found.push(m);
