@@ -635,3 +635,31 @@ fn xqa_moves_command() {
     let (code, _, _) = run(&["moves", "--notation", "klingon"]);
     assert_eq!(code, Some(2));
 }
+
+#[test]
+fn errors_serialize_to_json() {
+    let pos = position("5k3/9/9/9/9/9/4N4/9/4N4/3K5 w");
+    let e = parse_move(&pos, "马五进七", Notation::Chinese).unwrap_err();
+    let v = serde_json::to_value(&e).unwrap();
+    assert_eq!(v["kind"], "ambiguous");
+    assert_eq!(v["text"], "马五进七");
+    assert_eq!(v["notation"], "chinese");
+    assert_eq!(v["candidates"].as_array().unwrap().len(), 2);
+    assert_eq!(v["suggestions"][0], "前马进七");
+    // Older WXF software letters: G/S advisor, M elephant.
+    let start = Position::start();
+    assert_eq!(
+        parse_move(&start, "M3+5", Notation::Wxf)
+            .unwrap()
+            .mv
+            .to_string(),
+        "g0e2"
+    );
+    assert_eq!(
+        parse_move(&start, "G4+5", Notation::Wxf)
+            .unwrap()
+            .mv
+            .to_string(),
+        "f0e1"
+    );
+}

@@ -269,6 +269,21 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
+/// `{"kind","message","text","notation","candidates","suggestions"}` (candidates in ICCS).
+impl serde::Serialize for MoveError {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("MoveError", 6)?;
+        st.serialize_field("kind", self.kind())?;
+        st.serialize_field("message", self.message())?;
+        st.serialize_field("text", self.text())?;
+        st.serialize_field("notation", &self.0.notation)?;
+        st.serialize_field("candidates", &self.0.candidates)?;
+        st.serialize_field("suggestions", &self.0.suggestions)?;
+        st.end()
+    }
+}
+
 /// Reads one move in `notation` and checks that it is legal in `pos`. Standard options.
 pub fn parse_move(pos: &Position, text: &str, notation: Notation) -> Result<ParsedMove, MoveError> {
     parse_move_with(pos, text, notation, &ParseOptions::default())

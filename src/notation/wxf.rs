@@ -9,7 +9,7 @@
 //!         | FILE TAND DIR NUM         3+.4  7-.6  (tandem pawns on two files)
 //!         | FILE FILE DIR NUM         33.4  (middle pawn of three on file 3, two-file case)
 //!         | ORD FILE DIR NUM          27=8  (Fairy-Stockfish: second pawn from the front on file 7)
-//! PIECE ::= K A E H R C P  (B = elephant, N = horse; either case)
+//! PIECE ::= K A E H R C P  (also B/M = elephant, N = horse, G/S = advisor; either case)
 //! DIR   ::= + | - | . | =
 //! ```
 //!
@@ -37,8 +37,8 @@ use crate::types::{Move, Role};
 fn role_of(c: char) -> Option<Role> {
     Some(match c.to_ascii_uppercase() {
         'K' => Role::King,
-        'A' => Role::Advisor,
-        'E' | 'B' => Role::Elephant,
+        'A' | 'G' | 'S' => Role::Advisor,
+        'E' | 'B' | 'M' => Role::Elephant,
         'H' | 'N' => Role::Horse,
         'R' => Role::Rook,
         'C' => Role::Cannon,
