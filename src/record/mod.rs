@@ -1,7 +1,17 @@
 //! Game records: the [`Game`] model and readers and writers for each format.
 
+// A record error carries everything a user needs (source, position, move, suggestions); it is
+// returned once per bad game, never in a hot loop, so its size does not matter.
+#![allow(clippy::result_large_err)]
+
+pub mod encoding;
 pub mod error;
 pub mod game;
+pub mod pgn;
 
+mod notation_shim;
+use notation_shim as notation;
+
+pub use encoding::TextEncoding;
 pub use error::RecordError;
-pub use game::{Game, GameResult, Line, MoveNode, SourcePos};
+pub use game::{Format, Game, GameEntry, GameResult, Line, MoveNode, SourcePos};
