@@ -141,6 +141,35 @@ impl Game {
         self.start.turn()
     }
 
+    /// A copy without what depends on the source text (each move's `text` and `pos`), for
+    /// comparing games read from different formats or notations.
+    pub fn normalized(&self) -> Game {
+        fn line(l: &Line) -> Line {
+            Line {
+                comments_before: l.comments_before.clone(),
+                nodes: l
+                    .nodes
+                    .iter()
+                    .map(|n| MoveNode {
+                        mv: n.mv,
+                        text: String::new(),
+                        pos: SourcePos::default(),
+                        nags: n.nags.clone(),
+                        comments: n.comments.clone(),
+                        variations: n.variations.iter().map(line).collect(),
+                    })
+                    .collect(),
+            }
+        }
+        Game {
+            tags: self.tags.clone(),
+            start: self.start,
+            main: line(&self.main),
+            result: self.result,
+            trailing_text: self.trailing_text.clone(),
+        }
+    }
+
     /// The position after `ply` moves of the main line (0 = the start).
     pub fn position_at(&self, ply: usize) -> Position {
         let mut pos = self.start;

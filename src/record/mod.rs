@@ -4,6 +4,7 @@
 // returned once per bad game, never in a hot loop, so its size does not matter.
 #![allow(clippy::result_large_err)]
 
+pub mod dhtmlxq;
 pub mod encoding;
 pub mod error;
 pub mod game;
