@@ -480,7 +480,17 @@ impl<'a> Parser<'a> {
                     let mut var = Line::default();
                     let r = self.parse_line(&mut var, before, ply - 1, depth + 1);
                     line.nodes.last_mut().expect("checked").variations.push(var);
-                    r?;
+                    match r {
+                        Ok(_) => {}
+                        // A bad move inside a variation cuts the variation there; the game
+                        // itself stays valid and the problem is reported as a warning.
+                        Err(mut e) if e.ply.is_some() => {
+                            e.message = format!("in a variation, cut here: {}", e.message);
+                            self.warnings.push(e);
+                            self.skip_to_close()?;
+                        }
+                        Err(e) => return Err(e),
+                    }
                 }
                 b')' => {
                     if depth == 0 {
@@ -542,6 +552,39 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// Skips the rest of a variation up to and including its `)`.
+    fn skip_to_close(&mut self) -> Result<(), RecordError> {
+        let open = self.i;
+        let mut depth = 1;
+        while self.i < self.b.len() {
+            match self.b[self.i] {
+                b'\n' => self.newline(self.i),
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.i += 1;
+                        return Ok(());
+                    }
+                }
+                b'{' => {
+                    if let Some(len) = self.s[self.i..].find('}') {
+                        self.advance_lines(self.i, self.i + len);
+                        self.i += len;
+                    }
+                }
+                b';' => {
+                    if let Some(len) = self.s[self.i..].find('\n') {
+                        self.i += len - 1;
+                    }
+                }
+                _ => {}
+            }
+            self.i += 1;
+        }
+        Err(self.err_at(open, kind::RECORD_SYNTAX, "variation not closed"))
     }
 
     /// The end of a word starting at `from`: white space or a PGN delimiter.
@@ -979,6 +1022,11 @@ mod tests {
         assert_eq!((err.line, err.column, err.ply), (3, 9, Some(4)));
         assert_eq!(err.move_text.as_deref(), Some("a9a5"));
         assert_eq!(e.game.main.nodes.len(), 3);
+        let e = parse_game("1. h2e2 (1. b2e2 h9h0) h9g7 2. h0g2", 1);
+        assert!(e.error.is_none());
+        assert_eq!(e.game.main.nodes.len(), 3);
+        assert_eq!(e.game.main.nodes[0].variations[0].nodes.len(), 1);
+        assert_eq!(e.warnings[0].ply, Some(2));
         let e = parse_game("1. h2e2 (", 1);
         assert_eq!(e.error.unwrap().kind, kind::RECORD_SYNTAX);
         let e = parse_game("1. h2e2 {open", 1);
