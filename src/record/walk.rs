@@ -229,10 +229,14 @@ pub fn read_path(path: &Path) -> Vec<GameEntry> {
 enum Unit {
     Pgn(Arc<str>, RawGame),
     Whole(Arc<str>, Format, Vec<u8>),
-    Failed(GameEntry),
+    Failed(Box<GameEntry>),
 }
 
 impl Unit {
+    fn boxed(source: &str, index: usize, format: Format, e: RecordError) -> Box<GameEntry> {
+        Box::new(GameEntry::failed(source, index, format, e))
+    }
+
     fn size(&self) -> usize {
         match self {
             Unit::Pgn(_, r) => r.text.len(),
@@ -245,15 +249,17 @@ impl Unit {
         match self {
             Unit::Pgn(src, raw) => vec![pgn::parse_raw(&raw, &src)],
             Unit::Whole(src, f, bytes) => read_bytes(&src, &bytes, Some(f)),
-            Unit::Failed(e) => vec![e],
+            Unit::Failed(e) => vec![*e],
         }
     }
 }
 
+type DynRead<'a> = Box<dyn BufRead + 'a>;
+
 /// Produces units from the inputs, one file at a time, streaming PGN.
 struct Units<'a> {
     inputs: std::slice::Iter<'a, Input>,
-    current: Option<(Arc<str>, PgnSplitter<Box<dyn BufRead + 'a>>)>,
+    current: Option<(Arc<str>, PgnSplitter<DynRead<'a>>)>,
 }
 
 impl Iterator for Units<'_> {
@@ -267,7 +273,7 @@ impl Iterator for Units<'_> {
                     Err(e) => {
                         let src = src.clone();
                         self.current = None;
-                        return Some(Unit::Failed(GameEntry::failed(
+                        return Some(Unit::Failed(Unit::boxed(
                             &src,
                             0,
                             Format::Pgn,
@@ -286,7 +292,7 @@ impl Iterator for Units<'_> {
             let mut reader = match reader {
                 Ok(r) => r,
                 Err(e) => {
-                    return Some(Unit::Failed(GameEntry::failed(
+                    return Some(Unit::Failed(Unit::boxed(
                         &name,
                         0,
                         Format::Pgn,
@@ -297,7 +303,7 @@ impl Iterator for Units<'_> {
             let head = match reader.fill_buf() {
                 Ok(h) => h.to_vec(),
                 Err(e) => {
-                    return Some(Unit::Failed(GameEntry::failed(
+                    return Some(Unit::Failed(Unit::boxed(
                         &name,
                         0,
                         Format::Pgn,
@@ -313,7 +319,7 @@ impl Iterator for Units<'_> {
                     let mut bytes = Vec::new();
                     return Some(match reader.read_to_end(&mut bytes) {
                         Ok(_) => Unit::Whole(name, f, bytes),
-                        Err(e) => Unit::Failed(GameEntry::failed(
+                        Err(e) => Unit::Failed(Unit::boxed(
                             &name,
                             0,
                             f,
@@ -322,7 +328,7 @@ impl Iterator for Units<'_> {
                     });
                 }
                 None => {
-                    return Some(Unit::Failed(GameEntry::failed(
+                    return Some(Unit::Failed(Unit::boxed(
                         &name,
                         0,
                         Format::Pgn,
