@@ -449,7 +449,7 @@ impl<'a> Parser<'a> {
                     let Some(len) = self.s[open + 1..].find('}') else {
                         return Err(self.err_at(open, kind::RECORD_SYNTAX, "comment not closed"));
                     };
-                    let body = self.s[open + 1..open + 1 + len].trim().to_owned();
+                    let body = strip_pad(&self.s[open + 1..open + 1 + len]).to_owned();
                     self.advance_lines(open, open + 1 + len);
                     self.i = open + len + 2;
                     push_comment(line, body);
@@ -457,7 +457,7 @@ impl<'a> Parser<'a> {
                 b';' => {
                     let open = self.i;
                     let eol = self.s[open..].find('\n').map_or(self.b.len(), |k| open + k);
-                    push_comment(line, self.s[open + 1..eol].trim().to_owned());
+                    push_comment(line, strip_pad(&self.s[open + 1..eol]).to_owned());
                     self.i = eol;
                 }
                 b'(' => {
@@ -731,6 +731,13 @@ fn is_wxf_digit_move(w: &str) -> bool {
         && b[3].is_ascii_digit()
 }
 
+/// Removes the one blank that usually pads a comment on each side (`{ text }`), so that
+/// comments with meaningful leading or trailing blanks survive a round trip.
+fn strip_pad(c: &str) -> &str {
+    let c = c.strip_prefix([' ', '\n', '\t']).unwrap_or(c);
+    c.strip_suffix([' ', '\n', '\t']).unwrap_or(c)
+}
+
 fn push_comment(line: &mut Line, text: String) {
     match line.nodes.last_mut() {
         Some(n) => n.comments.push(text),
@@ -938,7 +945,7 @@ impl Writer {
     }
 
     fn comment(&mut self, c: &str) {
-        self.token(&format!("{{{}}}", c.replace('}', "｝")));
+        self.token(&format!("{{ {} }}", c.replace('}', "｝")));
     }
 
     fn line(&mut self, line: &Line, start: Position) {
