@@ -266,6 +266,7 @@ pub fn parse_game(text: &str, first_line: u32) -> GameEntry {
         notation: None,
         warnings: Vec::new(),
         ending: None,
+        tag_lines: Vec::new(),
     };
     let mut game = Game::new(Position::start());
     let result = p.parse(&mut game);
@@ -293,6 +294,8 @@ struct Parser<'a> {
     warnings: Vec<RecordError>,
     /// The result token and the text after it.
     ending: Option<(GameResult, Option<String>)>,
+    /// The line of each tag pair.
+    tag_lines: Vec<u32>,
 }
 
 /// How a movetext line ended.
@@ -390,15 +393,16 @@ impl<'a> Parser<'a> {
             let (name, value, used) = parse_tag(line)
                 .ok_or_else(|| self.err_at(open, kind::RECORD_SYNTAX, "malformed tag pair"))?;
             game.tags.push((name, value));
+            self.tag_lines.push(self.line);
             self.i = open + used;
         }
     }
 
     fn apply_tags(&mut self, game: &mut Game) -> Result<(), RecordError> {
         let mut fen = None;
-        for (k, v) in &game.tags {
+        for (i, (k, v)) in game.tags.iter().enumerate() {
             if k.eq_ignore_ascii_case("FEN") && !v.trim().is_empty() {
-                fen = Some(v.trim().to_owned());
+                fen = Some((v.trim().to_owned(), self.tag_lines[i]));
             } else if k.eq_ignore_ascii_case("Format") {
                 self.notation = match v.trim().to_ascii_lowercase().as_str() {
                     "iccs" | "ucci" => Some(Notation::Iccs),
@@ -410,9 +414,8 @@ impl<'a> Parser<'a> {
                 game.result = GameResult::from_token(v.trim()).filter(|_| game.result.is_none());
             }
         }
-        if let Some(fen) = fen {
+        if let Some((fen, line)) = fen {
             game.start = Position::from_fen(&fen).map_err(|e| {
-                let line = self.line;
                 RecordError::new(
                     kind::BAD_POSITION,
                     format!("FEN tag \"{fen}\": {e} [{}]", e.kind()),
