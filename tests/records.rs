@@ -53,7 +53,6 @@ fn iccs(game: &Game) -> String {
 }
 
 #[test]
-#[ignore = "TEMPORARY: needs crate::notation (Chinese/WXF), lands with the notation branch"]
 fn every_game_replays_to_its_reference_line() {
     let refs = manifest();
     let files = read_all(&refs);
@@ -105,7 +104,6 @@ fn every_game_replays_to_its_reference_line() {
 }
 
 #[test]
-#[ignore = "TEMPORARY: needs crate::notation (Chinese/WXF), lands with the notation branch"]
 fn formats_notations_and_results_are_reported() {
     let refs = manifest();
     let files = read_all(&refs);
@@ -121,11 +119,8 @@ fn formats_notations_and_results_are_reported() {
             let n = e.notation.map(|n| format!("{n:?}").to_lowercase());
             assert_eq!(n.as_deref(), Some(r.notation.as_str()), "{}", r.file);
         }
-        match r.result_token.as_deref() {
-            Some(t @ ("1-0" | "0-1" | "1/2-1/2" | "*")) => {
-                assert_eq!(e.game.result.map(|x| x.token()), Some(t), "{}", r.file)
-            }
-            _ => {}
+        if let Some(t @ ("1-0" | "0-1" | "1/2-1/2" | "*")) = r.result_token.as_deref() {
+            assert_eq!(e.game.result.map(|x| x.token()), Some(t), "{}", r.file)
         }
         assert_eq!(e.game.main.total_variations(), r.variations, "{}", r.file);
         assert_eq!(e.game.main.total_comments(), r.comments, "{}", r.file);
@@ -182,7 +177,6 @@ fn pgn_round_trip(e: &GameEntry, notation: record::Notation) {
 }
 
 #[test]
-#[ignore = "TEMPORARY: needs crate::notation (Chinese/WXF), lands with the notation branch"]
 fn pgn_write_read_round_trip_iccs() {
     let refs = manifest();
     let files = read_all(&refs);
@@ -274,11 +268,10 @@ fn streaming_reader_resyncs_after_errors_and_counts_lines() {
 }
 
 #[test]
-#[ignore = "TEMPORARY: needs crate::notation (Chinese/WXF), lands with the notation branch"]
 fn validate_and_convert_drivers() {
     let dir = data().join("xqbase_gbk_pgn");
     let mut out = Vec::new();
-    let s = report::validate(&[dir.clone()], true, &mut out).unwrap();
+    let s = report::validate(std::slice::from_ref(&dir), true, &mut out).unwrap();
     assert_eq!((s.games, s.valid, s.invalid, s.io_errors), (13, 13, 0, 0));
     assert_eq!(s.exit_code(), 0);
     let lines: Vec<serde_json::Value> = String::from_utf8(out)

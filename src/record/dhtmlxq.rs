@@ -564,7 +564,7 @@ impl Ctx<'_, '_> {
                     .at_move(ply, digits));
                 }
             };
-            if !pos.is_legal(mv) {
+            if !notation::is_legal_fast(&pos, mv) {
                 return Err(illegal(&pos, mv, digits).at(l, c).at_move(ply, digits));
             }
             let before = pos;
@@ -788,7 +788,7 @@ mod tests {
         let err = e.error.as_ref().unwrap();
         assert_eq!((err.line, err.column, err.ply), (2, 23, Some(2)));
         assert_eq!(err.move_text.as_deref(), Some("7949"));
-        assert_eq!(err.kind, "no_piece");
+        assert_eq!(err.kind, "wrong_side");
     }
 
     #[test]

@@ -11,9 +11,8 @@ pub mod game;
 pub mod pgn;
 pub mod walk;
 
-mod notation_shim;
-pub use notation::Notation;
-use notation_shim as notation;
+use crate::notation;
+pub use crate::notation::Notation;
 
 pub use encoding::TextEncoding;
 pub use error::RecordError;

@@ -882,6 +882,7 @@ pub fn write_game(game: &Game, notation: Notation, out: &mut String) {
         col: 0,
         notation,
         glue: false,
+        scratch: String::new(),
     };
     w.line(&game.main, game.start);
     let result = match (game.result, &game.trailing_text) {
@@ -923,6 +924,7 @@ struct Writer {
     notation: Notation,
     /// The next token follows without a space (right after `(`).
     glue: bool,
+    scratch: String,
 }
 
 const WRAP: usize = 78;
@@ -964,7 +966,11 @@ impl Writer {
             } else if need_number {
                 self.token(&format!("{n}. ..."));
             }
-            self.token(&notation::print_move(&pos, node.mv, self.notation));
+            self.scratch.clear();
+            notation::write_move(&pos, node.mv, self.notation, &mut self.scratch);
+            let mv = std::mem::take(&mut self.scratch);
+            self.token(&mv);
+            self.scratch = mv;
             need_number = false;
             for nag in &node.nags {
                 self.token(&format!("${nag}"));
