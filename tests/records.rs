@@ -176,18 +176,32 @@ fn pgn_round_trip(e: &GameEntry, notation: record::Notation) {
     assert_eq!(got, want, "{}\n{text}", e.source);
 }
 
-#[test]
-fn pgn_write_read_round_trip_iccs() {
+fn pgn_round_trips(notation: record::Notation) {
     let refs = manifest();
     let files = read_all(&refs);
     let mut n = 0;
     for games in files.values() {
         for e in games.iter().filter(|e| e.is_ok()) {
-            pgn_round_trip(e, record::Notation::Iccs);
+            pgn_round_trip(e, notation);
             n += 1;
         }
     }
     assert!(n >= 1660);
+}
+
+#[test]
+fn pgn_write_read_round_trip_iccs() {
+    pgn_round_trips(record::Notation::Iccs);
+}
+
+#[test]
+fn pgn_write_read_round_trip_wxf() {
+    pgn_round_trips(record::Notation::Wxf);
+}
+
+#[test]
+fn pgn_write_read_round_trip_chinese() {
+    pgn_round_trips(record::Notation::Chinese);
 }
 
 #[test]
