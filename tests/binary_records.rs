@@ -625,3 +625,61 @@ fn xqf11_is_read_like_12_without_rotation() {
     assert_eq!(a.normalized(), b.normalized());
     assert!(a.main.nodes.len() >= 13);
 }
+
+fn cbf(fen: &str, moves: &str) -> String {
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ChineseChessRecord Version=\"1.0\">\n <Head>\n  \
+         <Name>A &amp; B</Name>\n  <Red>红</Red>\n  <RecordResult>2</RecordResult>\n  <FEN>{fen}</FEN>\n \
+         </Head>\n <MoveList>\n  <Move value=\"00-00\" />\n{moves} </MoveList>\n</ChineseChessRecord>\n"
+    )
+}
+
+#[test]
+fn cbf_black_first_entities_and_illegal_move_position() {
+    // Black to move from a custom position; y is counted from the top.
+    let fen = "3k5/9/9/9/9/9/9/9/4A4/4K4 b - - 0 1";
+    let text = cbf(
+        fen,
+        "  <Move value=\"30-40\"><![CDATA[将平中]]></Move>\n  <Move value=\"49-39\" end=\"1\" />\n",
+    );
+    let games = ccbridge::read(text.as_bytes(), CcbridgeKind::Cbf).unwrap();
+    let g = &games[0];
+    assert_eq!(g.start.turn(), Color::Black);
+    assert_eq!(g.tag("Title"), Some("A & B"));
+    assert_eq!(g.tag("Red"), Some("红"));
+    assert_eq!(g.result, Some(GameResult::BlackWins));
+    let moves: Vec<String> = g.main_moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(moves, ["d9e9", "e0d0"]);
+    assert_eq!(g.main.nodes[0].comments, vec!["将平中".to_owned()]);
+    assert_eq!(
+        (g.main.nodes[1].pos.line, g.main.nodes[1].pos.column),
+        (12, 3)
+    );
+
+    // An illegal move: the error gives the line and column of its <Move>.
+    let text = cbf(
+        fen,
+        "  <Move value=\"30-40\" />\n  <Move value=\"48-37\" end=\"1\" />\n",
+    );
+    let e = ccbridge::read(text.as_bytes(), CcbridgeKind::Cbf).unwrap_err();
+    assert_eq!((e.line, e.column, e.ply), (12, 3, Some(2)));
+    assert_eq!(e.move_text.as_deref(), Some("e1d2"));
+    assert!(
+        e.message
+            .contains("the kings would face each other on file e"),
+        "{}",
+        e.message
+    );
+
+    // Unknown attributes (an undocumented variation encoding) are refused, not ignored.
+    let text = cbf(fen, "  <Move value=\"30-40\" var=\"1\" />\n");
+    assert_eq!(
+        ccbridge::read(text.as_bytes(), CcbridgeKind::Cbf)
+            .unwrap_err()
+            .kind,
+        "record_syntax"
+    );
+    // Broken XML.
+    let text = cbf(fen, "  <Move value=\"30-40\">\n");
+    assert!(ccbridge::read(text.as_bytes(), CcbridgeKind::Cbf).is_err());
+}

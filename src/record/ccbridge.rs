@@ -24,7 +24,7 @@
 //! (with a warning and a note in the comments).
 
 use super::error::kind;
-use super::xqf::{RawMove, build_line, start_position};
+use super::xqf::{Loc, RawMove, build_line, start_position};
 use super::{Format, Game, GameEntry, GameResult, RecordError};
 use crate::position::Position;
 use crate::setup::Setup;
@@ -402,7 +402,7 @@ fn parse_cbr(bytes: &[u8], base: usize) -> Result<super::xqf::Parsed, RecordErro
                 .at_offset(at(rec.offset)));
             };
             records.push(RawMove {
-                offset: base + rec.offset,
+                at: Loc::Byte(base + rec.offset),
                 mv: Move::new(from, to),
                 has_next: rec.flags & 1 == 0,
                 has_sibling: rec.flags & 2 != 0,
@@ -543,7 +543,7 @@ const CBF_TAGS: [(&str, &str); 28] = [
 
 /// One `<Move>` of a CBF move list.
 struct CbfMove {
-    offset: usize,
+    at: Loc,
     value: String,
     end: bool,
     comment: String,
@@ -567,7 +567,12 @@ fn parse_cbf(bytes: &[u8]) -> Result<super::xqf::Parsed, RecordError> {
     let mut head: Vec<(String, String)> = Vec::new();
     let mut moves: Vec<CbfMove> = Vec::new();
     let mut path: Vec<String> = Vec::new();
-    let mut xml = Xml { text, pos: 0 };
+    let mut xml = Xml {
+        text,
+        pos: 0,
+        tag_start: 0,
+        counted: std::cell::Cell::new((0, 1, 1)),
+    };
     let mut saw_root = false;
     while let Some(ev) = xml.next_event()? {
         match ev {
@@ -603,7 +608,7 @@ fn parse_cbf(bytes: &[u8]) -> Result<super::xqf::Parsed, RecordError> {
                         return Err(xml.error("a <Move> without a value".to_owned()));
                     };
                     moves.push(CbfMove {
-                        offset: xml.pos,
+                        at: xml.tag_loc(),
                         value,
                         end,
                         comment: String::new(),
@@ -702,21 +707,21 @@ fn parse_cbf(bytes: &[u8]) -> Result<super::xqf::Parsed, RecordError> {
         let mut outstanding = 1usize;
         for m in moves.by_ref() {
             let Some(mv) = cbf_move(&m.value) else {
-                return Err(RecordError::new(
+                let e = RecordError::new(
                     kind::ILLEGAL_MOVE,
                     format!(
                         "'{}' is not a CBF move (xy-xy, y counted from the top)",
                         m.value
                     ),
                 )
-                .at_offset(m.offset as u64)
-                .at_move(records.len() + 1, m.value));
+                .at_move(records.len() + 1, m.value);
+                return Err(m.at.locate(e));
             };
             outstanding -= 1;
             outstanding += usize::from(!m.end);
             let comment = m.comment.trim().to_owned();
             records.push(RawMove {
-                offset: m.offset,
+                at: m.at,
                 mv,
                 has_next: !m.end,
                 has_sibling: false,
@@ -734,15 +739,14 @@ fn parse_cbf(bytes: &[u8]) -> Result<super::xqf::Parsed, RecordError> {
         }
     }
     if let Some(extra) = moves.next() {
-        return Err(RecordError::new(
+        return Err(extra.at.locate(RecordError::new(
             kind::RECORD_SYNTAX,
             format!(
                 "<Move value=\"{}\"> follows the end of the move list; CBF variations in this \
                  form are not documented, so they are not guessed at",
                 extra.value
             ),
-        )
-        .at_offset(extra.offset as u64));
+        )));
     }
     let start = start_position(&setup, records.first(), setup.turn)?;
     finish(start, tags, Some(result), game_comment, records)
@@ -765,6 +769,10 @@ fn cbf_move(v: &str) -> Option<Move> {
 struct Xml<'a> {
     text: &'a str,
     pos: usize,
+    /// Where the last start tag began.
+    tag_start: usize,
+    /// Line counting cache: (byte position, line, column) of an earlier point.
+    counted: std::cell::Cell<(usize, u32, u32)>,
 }
 
 enum Event {
@@ -778,11 +786,35 @@ enum Event {
 }
 
 impl Xml<'_> {
+    /// 1-based line and column (in characters) of a byte position, counting on from the last
+    /// position asked for when it lies before (positions are asked for mostly in order).
+    fn line_column(&self, at: usize) -> (u32, u32) {
+        let at = at.min(self.text.len());
+        let (mut from, mut line, mut column) = self.counted.get();
+        if at < from {
+            (from, line, column) = (0, 1, 1);
+        }
+        for c in self.text[from..at].chars() {
+            if c == '\n' {
+                line += 1;
+                column = 1;
+            } else {
+                column += 1;
+            }
+        }
+        self.counted.set((at, line, column));
+        (line, column)
+    }
+
+    /// The location of the last start tag.
+    fn tag_loc(&self) -> Loc {
+        let (line, column) = self.line_column(self.tag_start);
+        Loc::Text { line, column }
+    }
+
     fn error(&self, message: String) -> RecordError {
-        let before = &self.text[..self.pos.min(self.text.len())];
-        let line = before.matches('\n').count() + 1;
-        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        RecordError::new(kind::RECORD_SYNTAX, message).at(line as u32, column as u32)
+        let (line, column) = self.line_column(self.pos);
+        RecordError::new(kind::RECORD_SYNTAX, message).at(line, column)
     }
 
     fn rest(&self) -> &str {
@@ -841,6 +873,7 @@ impl Xml<'_> {
 
     fn start_tag(&mut self) -> Result<Event, RecordError> {
         let start = self.pos;
+        self.tag_start = start;
         let rest = &self.text[start + 1..];
         let name_len = rest
             .find(|c: char| c.is_whitespace() || c == '>' || c == '/')

@@ -356,7 +356,7 @@ impl XqfRecord {
             })
         };
         Ok(RawMove {
-            offset: self.offset,
+            at: Loc::Byte(self.offset),
             mv: Move::new(square(self.from, "from")?, square(self.to, "to")?),
             has_next: self.has_next,
             has_sibling: self.has_sibling,
@@ -447,12 +447,41 @@ impl BodyReader<'_> {
 /// comment after it.
 #[derive(Clone, Debug)]
 pub(crate) struct RawMove {
-    /// Byte offset of the record in the file.
-    pub offset: usize,
+    /// Where the record is in the file.
+    pub at: Loc,
     pub mv: Move,
     pub has_next: bool,
     pub has_sibling: bool,
     pub comment: Option<String>,
+}
+
+/// Where a move record is: a byte offset (binary files) or a line and column (XML).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Loc {
+    Byte(usize),
+    Text { line: u32, column: u32 },
+}
+
+impl Loc {
+    /// As a [`SourcePos`]: line and column for text; line 0 and the byte offset as the column
+    /// for binary files.
+    pub fn source_pos(self) -> SourcePos {
+        match self {
+            Loc::Byte(o) => SourcePos {
+                line: 0,
+                column: u32::try_from(o).unwrap_or(u32::MAX),
+            },
+            Loc::Text { line, column } => SourcePos { line, column },
+        }
+    }
+
+    /// Puts this location on an error.
+    pub fn locate(self, e: RecordError) -> RecordError {
+        match self {
+            Loc::Byte(o) => e.at_offset(o as u64),
+            Loc::Text { line, column } => e.at(line, column),
+        }
+    }
 }
 
 /// The start position from a piece placement: the side to move is the colour of the first moving
@@ -552,8 +581,8 @@ pub(crate) fn build_line(start: &Position, records: Vec<RawMove>) -> Result<Tree
                 kind::ILLEGAL_MOVE,
                 format!("illegal move {}: {why}", raw.mv),
             )
-            .at_offset(raw.offset as u64)
             .at_move(ply, raw.mv.to_string());
+            let err = raw.at.locate(err);
             if main {
                 error = Some(err);
                 break;
@@ -598,11 +627,10 @@ pub(crate) fn build_line(start: &Position, records: Vec<RawMove>) -> Result<Tree
             Slot::SiblingOf(s)
         } else {
             if i + 1 != count {
-                return Err(RecordError::new(
+                return Err(nodes[i].raw.at.locate(RecordError::new(
                     kind::RECORD_SYNTAX,
                     "move records follow the end of the move tree".to_owned(),
-                )
-                .at_offset(nodes[i].raw.offset as u64));
+                )));
             }
             break;
         };
@@ -641,14 +669,7 @@ pub(crate) fn build_line(start: &Position, records: Vec<RawMove>) -> Result<Tree
                 None => Vec::new(),
             };
             let n = &mut nodes[i];
-            let mut node = MoveNode::new(
-                n.raw.mv,
-                n.raw.mv.to_string(),
-                SourcePos {
-                    line: 0,
-                    column: u32::try_from(n.raw.offset).unwrap_or(u32::MAX),
-                },
-            );
+            let mut node = MoveNode::new(n.raw.mv, n.raw.mv.to_string(), n.raw.at.source_pos());
             node.comments.extend(n.raw.comment.take());
             node.comments.append(&mut n.notes);
             line.push(node);
