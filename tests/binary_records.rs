@@ -683,3 +683,53 @@ fn cbf_black_first_entities_and_illegal_move_position() {
     let text = cbf(fen, "  <Move value=\"30-40\">\n");
     assert!(ccbridge::read(text.as_bytes(), CcbridgeKind::Cbf).is_err());
 }
+
+/// CBR version 1 (older CCBridge) has its fields and board block elsewhere and squares as
+/// `x`/`y` nibbles. No real v1 file is at hand: this rewrites the v2 sample in the v1 layout as
+/// vschess reads it, and expects the same game.
+#[test]
+fn cbr_version_1_layout() {
+    let v2 = read_file("ccbridge_cbl_cbr_cbf/test.cbr");
+    let mut v1 = vec![0u8; 1958];
+    v1[..16].copy_from_slice(&v2[..16]);
+    v1[19] = 1;
+    for (from, to, room) in [
+        (180, 52, 128),
+        (692, 564, 64),
+        (884, 756, 64),
+        (1076, 948, 64),
+        (1300, 1172, 64),
+    ] {
+        v1[to..to + room].copy_from_slice(&v2[from..from + room]);
+    }
+    v1[1820] = v2[2076];
+    v1[1856..1856 + 98].copy_from_slice(&v2[2112..2112 + 98]);
+    // The move records, squares re-encoded.
+    let nibbles = |b: u8| ((b % 9) << 4) | (b / 9);
+    let mut pos = 2214;
+    let mut outstanding = 1; // the root, then what the flags promise
+    let mut root = true;
+    while outstanding > 0 {
+        let r = &v2[pos..pos + 4];
+        v1.extend([r[0], r[1], nibbles(r[2]), nibbles(r[3])]);
+        pos += 4;
+        if r[0] & 4 != 0 {
+            let len = u32::from_le_bytes(v2[pos..pos + 4].try_into().unwrap()) as usize;
+            v1.extend(&v2[pos..pos + 4 + len]);
+            pos += 4 + len;
+        }
+        outstanding -= 1;
+        if root {
+            root = false;
+            outstanding += usize::from(r[0] & 1 == 0);
+        } else {
+            outstanding += usize::from(r[0] & 1 == 0) + usize::from(r[0] & 2 != 0);
+        }
+    }
+    let a = &ccbridge::read(&v2, CcbridgeKind::Cbr).unwrap()[0];
+    let b = &ccbridge::read(&v1, CcbridgeKind::Cbr).unwrap()[0];
+    assert_eq!(a.start, b.start);
+    assert_eq!(a.normalized().main, b.normalized().main);
+    assert_eq!(a.tag("Title"), b.tag("Title"));
+    assert_eq!(a.main.total_moves(), 102);
+}

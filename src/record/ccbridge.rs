@@ -48,6 +48,16 @@ pub enum CcbridgeKind {
 }
 
 impl CcbridgeKind {
+    /// The kind of a record-layer format (`None` for the non-CCBridge ones).
+    pub fn from_format(format: Format) -> Option<CcbridgeKind> {
+        match format {
+            Format::Cbr => Some(CcbridgeKind::Cbr),
+            Format::Cbl => Some(CcbridgeKind::Cbl),
+            Format::Cbf => Some(CcbridgeKind::Cbf),
+            _ => None,
+        }
+    }
+
     /// The record-layer format of this kind.
     pub fn format(self) -> Format {
         match self {
@@ -368,6 +378,8 @@ fn parse_cbr(bytes: &[u8], base: usize) -> Result<super::xqf::Parsed, RecordErro
         2 => Color::Black,
         _ => Color::Red,
     };
+    let move_number = u16::from_le_bytes([bytes[block + 4], bytes[block + 5]]);
+    setup.fullmoves = u32::from(move_number.max(1));
 
     let square = |b: u8| -> Option<Square> {
         if version == 1 {
