@@ -733,3 +733,14 @@ fn cbr_version_1_layout() {
     assert_eq!(a.tag("Title"), b.tag("Title"));
     assert_eq!(a.main.total_moves(), 102);
 }
+
+#[test]
+fn xqf_off_board_square_is_an_illegal_move() {
+    let pieces = [KINGS[0], KINGS[1], (0, "a0")];
+    let mut bytes = xqf10(&pieces, "", &[("a0a1", false, false, "")]);
+    bytes[0x400 + 8] = 0x18 + 95; // the first move's from square: code 95
+    let e = xqf::read(&bytes).unwrap_err();
+    assert_eq!((e.kind.as_str(), e.ply), ("illegal_move", Some(1)));
+    assert!(e.move_text.as_deref().unwrap().starts_with("95-1"), "{e}");
+    assert!(e.message.contains("off the board"), "{e}");
+}

@@ -403,22 +403,23 @@ fn parse_cbr(bytes: &[u8], base: usize) -> Result<super::xqf::Parsed, RecordErro
             let rec = reader.record()?;
             outstanding -= 1;
             outstanding += usize::from(rec.flags & 1 == 0) + usize::from(rec.flags & 2 != 0);
-            let (Some(from), Some(to)) = (square(rec.from), square(rec.to)) else {
-                return Err(RecordError::new(
-                    kind::ILLEGAL_MOVE,
-                    format!(
-                        "the move record's squares ({:#04x}, {:#04x}) are off the board",
+            let (mv, off_board) = match (square(rec.from), square(rec.to)) {
+                (Some(from), Some(to)) => (Move::new(from, to), None),
+                _ => (
+                    Move::new(Square::A0, Square::A0),
+                    Some(format!(
+                        "{:#04x}-{:#04x} (CBR square bytes off the board)",
                         rec.from, rec.to
-                    ),
-                )
-                .at_offset(at(rec.offset)));
+                    )),
+                ),
             };
             records.push(RawMove {
                 at: Loc::Byte(base + rec.offset),
-                mv: Move::new(from, to),
+                mv,
                 has_next: rec.flags & 1 == 0,
                 has_sibling: rec.flags & 2 != 0,
                 comment: rec.comment,
+                off_board,
             });
         }
     }
@@ -738,6 +739,7 @@ fn parse_cbf(bytes: &[u8]) -> Result<super::xqf::Parsed, RecordError> {
                 has_next: !m.end,
                 has_sibling: false,
                 comment: Some(comment).filter(|c| !c.is_empty()),
+                off_board: None,
             });
             if outstanding == 0 {
                 break;

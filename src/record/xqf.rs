@@ -223,7 +223,7 @@ fn parse(bytes: &[u8]) -> Result<Parsed, RecordError> {
             let rec = reader.record()?;
             outstanding -= 1;
             outstanding += usize::from(rec.has_next) + usize::from(rec.has_sibling);
-            records.push(rec.into_raw()?);
+            records.push(rec.into_raw());
         }
     }
 
@@ -345,23 +345,25 @@ struct XqfRecord {
 }
 
 impl XqfRecord {
-    fn into_raw(self) -> Result<RawMove, RecordError> {
-        let square = |code: u8, what: &str| {
-            xqf_square(code).ok_or_else(|| {
-                RecordError::new(
-                    kind::ILLEGAL_MOVE,
-                    format!("the move record's {what} square code {code} is off the board"),
-                )
-                .at_offset(self.offset as u64)
-            })
-        };
-        Ok(RawMove {
+    fn into_raw(self) -> RawMove {
+        let mut raw = RawMove {
             at: Loc::Byte(self.offset),
-            mv: Move::new(square(self.from, "from")?, square(self.to, "to")?),
+            mv: Move::new(Square::A0, Square::A0),
             has_next: self.has_next,
             has_sibling: self.has_sibling,
             comment: self.comment,
-        })
+            off_board: None,
+        };
+        match (xqf_square(self.from), xqf_square(self.to)) {
+            (Some(from), Some(to)) => raw.mv = Move::new(from, to),
+            _ => {
+                raw.off_board = Some(format!(
+                    "{}-{} (XQF square codes {} and {}; x*10+y must stay below 90)",
+                    self.from, self.to, self.from, self.to
+                ))
+            }
+        }
+        raw
     }
 }
 
@@ -453,6 +455,27 @@ pub(crate) struct RawMove {
     pub has_next: bool,
     pub has_sibling: bool,
     pub comment: Option<String>,
+    /// Set when the record's squares are not on the board (then `mv` means nothing): the
+    /// squares as stored, for the error.
+    pub off_board: Option<String>,
+}
+
+impl RawMove {
+    /// The move as the error reports it: ICCS, or the stored squares when off the board.
+    fn text(&self) -> String {
+        match &self.off_board {
+            Some(t) => t.clone(),
+            None => self.mv.to_string(),
+        }
+    }
+
+    /// Why the move cannot be played in `before`, if it cannot.
+    fn problem(&self, before: &Position) -> Option<String> {
+        if self.off_board.is_some() {
+            return Some("its squares are off the board".to_owned());
+        }
+        (!before.is_legal(self.mv)).then(|| explain_illegal(before, self.mv))
+    }
 }
 
 /// Where a move record is: a byte offset (binary files) or a line and column (XML).
@@ -575,20 +598,19 @@ pub(crate) fn build_line(start: &Position, records: Vec<RawMove>) -> Result<Tree
         let before = parent.map_or(*start, |p| nodes[p].after);
         let ply = parent.map_or(0, |p| nodes[p].ply) + 1;
         let mut dead = parent.and_then(|p| nodes[p].dead);
-        if dead.is_none() && !before.is_legal(raw.mv) {
-            let why = explain_illegal(&before, raw.mv);
-            let err = RecordError::new(
-                kind::ILLEGAL_MOVE,
-                format!("illegal move {}: {why}", raw.mv),
-            )
-            .at_move(ply, raw.mv.to_string());
+        if dead.is_none()
+            && let Some(why) = raw.problem(&before)
+        {
+            let text = raw.text();
+            let err = RecordError::new(kind::ILLEGAL_MOVE, format!("illegal move {text}: {why}"))
+                .at_move(ply, text.clone());
             let err = raw.at.locate(err);
             if main {
                 error = Some(err);
                 break;
             }
             let mut w = err;
-            w.message = format!("variation cut at an illegal move {}: {why}", raw.mv);
+            w.message = format!("variation cut at an illegal move {text}: {why}");
             warnings.push(w);
             killers.push((i, why));
             dead = Some(i);
@@ -642,12 +664,12 @@ pub(crate) fn build_line(start: &Position, records: Vec<RawMove>) -> Result<Tree
         let dropped: Vec<String> = nodes
             .iter()
             .filter(|n| n.dead == Some(k))
-            .map(|n| n.raw.mv.to_string())
+            .map(|n| n.raw.text())
             .collect();
         let note = format!(
             "[xqa] a variation was cut at ply {}: {} is illegal ({why}); dropped moves: {}",
             nodes[k].ply,
-            nodes[k].raw.mv,
+            nodes[k].raw.text(),
             dropped.join(" ")
         );
         match parents[k] {
