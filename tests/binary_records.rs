@@ -744,3 +744,39 @@ fn xqf_off_board_square_is_an_illegal_move() {
     assert!(e.move_text.as_deref().unwrap().starts_with("95-1"), "{e}");
     assert!(e.message.contains("off the board"), "{e}");
 }
+
+/// A crafted file nesting variations thousands deep (each alternative's continuation has an
+/// alternative ...): cut at the nesting limit with a warning; nothing overflows the stack.
+#[test]
+fn deeply_nested_variations_are_cut() {
+    let pieces = [KINGS[0], KINGS[1], (0, "a0"), (16, "i9")];
+    let (mut red, mut black) = (0u8, 9u8); // ranks of the two rooks
+    let mut moves: Vec<(String, bool, bool, &str)> = Vec::new();
+    for k in 0..5000 {
+        let (file, rank, home, far) = if k % 2 == 0 {
+            ('a', &mut red, 0u8, 1u8)
+        } else {
+            ('i', &mut black, 9u8, 8u8)
+        };
+        let other = if *rank == home { far } else { home };
+        let third = if k % 2 == 0 { 2 } else { 7 };
+        moves.push((format!("{file}{rank}{file}{third}"), false, true, ""));
+        moves.push((format!("{file}{rank}{file}{other}"), true, false, ""));
+        *rank = other;
+    }
+    moves.last_mut().unwrap().1 = false;
+    let records: Vec<(&str, bool, bool, &str)> = moves
+        .iter()
+        .map(|(m, n, s, c)| (m.as_str(), *n, *s, *c))
+        .collect();
+    let bytes = xqf10(&pieces, "", &records);
+    let entry = xqf::read_entry(&bytes, "deep.xqf");
+    assert!(entry.is_ok(), "{:?}", entry.error);
+    assert_eq!(entry.warnings.len(), 1);
+    assert!(
+        entry.warnings[0].message.contains("nested more than"),
+        "{}",
+        entry.warnings[0].message
+    );
+    assert_eq!(entry.game.main.nodes.len(), 1);
+}

@@ -540,6 +540,10 @@ pub(crate) fn start_position(
     })
 }
 
+/// Deepest nesting of variations kept (real records stay far below; the limit keeps every
+/// recursive walk over the tree, including dropping it, safe from crafted files).
+pub(crate) const MAX_NESTING: usize = 500;
+
 /// The move tree read from a binary stream, with the problems found in its variations.
 pub(crate) struct Tree {
     pub line: Line,
@@ -566,6 +570,8 @@ pub(crate) fn build_line(start: &Position, records: Vec<RawMove>) -> Result<Tree
         raw: RawMove,
         after: Position,
         ply: usize,
+        /// How deep in variations (0 = the main line).
+        level: usize,
         main: bool,
         /// First of its chain of alternatives (the continuation of its parent).
         head: bool,
@@ -597,10 +603,18 @@ pub(crate) fn build_line(start: &Position, records: Vec<RawMove>) -> Result<Tree
         };
         let before = parent.map_or(*start, |p| nodes[p].after);
         let ply = parent.map_or(0, |p| nodes[p].ply) + 1;
+        let level = parent.map_or(0, |p| nodes[p].level) + usize::from(!head);
         let mut dead = parent.and_then(|p| nodes[p].dead);
-        if dead.is_none()
-            && let Some(why) = raw.problem(&before)
-        {
+        let problem = if dead.is_some() {
+            None
+        } else if level > MAX_NESTING {
+            Some(format!(
+                "variations are nested more than {MAX_NESTING} deep here"
+            ))
+        } else {
+            raw.problem(&before)
+        };
+        if let Some(why) = problem {
             let text = raw.text();
             let err = RecordError::new(kind::ILLEGAL_MOVE, format!("illegal move {text}: {why}"))
                 .at_move(ply, text.clone());
@@ -630,6 +644,7 @@ pub(crate) fn build_line(start: &Position, records: Vec<RawMove>) -> Result<Tree
             raw,
             after,
             ply,
+            level,
             main,
             head,
             dead,
