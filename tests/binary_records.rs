@@ -386,6 +386,13 @@ fn cbl_library_reads_every_record() {
         .map(|e| e.index)
         .collect();
     assert_eq!(headings, vec![0, 21]);
+    // A heading keeps its title and comment, for reports.
+    assert_eq!(
+        entries[0].game.tag("Title"),
+        Some("龙化杯象棋名师邀请赛对局（男子组20局）")
+    );
+    assert_eq!(entries[0].game.main.comments_before.len(), 1);
+    assert!(entries[0].game.main.nodes.is_empty());
     assert_eq!(entries[1].game.tag("Red"), Some("徐天红"));
     assert_eq!(entries[1].game.tag("Date"), Some("1989年6月3日"));
     // `read` keeps the 36 games and skips the headings.

@@ -24,9 +24,8 @@
 //! (with a warning and a note in the comments).
 
 use super::error::kind;
-use super::xqf::{Loc, RawMove, build_line, start_position};
+use super::xqf::{Loc, RawMove, assemble};
 use super::{Format, Game, GameEntry, GameResult, RecordError};
-use crate::position::Position;
 use crate::setup::Setup;
 use crate::types::{Color, Move, Piece, Role, Square};
 
@@ -426,30 +425,7 @@ fn parse_cbr(bytes: &[u8], base: usize) -> Result<super::xqf::Parsed, RecordErro
 
     // As for XQF, the colour of the first moving piece decides who moves first; the side byte
     // is used when there is no move.
-    let start = start_position(&setup, records.first(), side)?;
-    finish(start, tags, Some(result), root.comment, records)
-}
-
-/// Builds the game from its parts (shared by CBR and CBF).
-fn finish(
-    start: Position,
-    tags: Vec<(String, String)>,
-    result: Option<GameResult>,
-    game_comment: Option<String>,
-    records: Vec<RawMove>,
-) -> Result<super::xqf::Parsed, RecordError> {
-    let mut game = Game::new(start);
-    game.tags = tags;
-    game.result = result;
-    let tree = build_line(&start, records)?;
-    game.main = tree.line;
-    game.main.comments_before.extend(game_comment);
-    game.main.comments_before.extend(tree.notes_before);
-    Ok(super::xqf::Parsed {
-        game,
-        error: tree.error,
-        warnings: tree.warnings,
-    })
+    assemble(&setup, side, tags, Some(result), root.comment, records)
 }
 
 struct CbrRecord {
@@ -711,8 +687,7 @@ fn parse_cbf(bytes: &[u8]) -> Result<super::xqf::Parsed, RecordError> {
     let mut moves = moves.into_iter();
     let Some(root) = moves.next() else {
         // No move list at all: a position without moves.
-        let start = start_position(&setup, None, setup.turn)?;
-        return finish(start, tags, Some(result), None, Vec::new());
+        return assemble(&setup, setup.turn, tags, Some(result), None, Vec::new());
     };
     let game_comment = Some(root.comment.trim().to_owned()).filter(|c| !c.is_empty());
     let mut records = Vec::new();
@@ -762,8 +737,14 @@ fn parse_cbf(bytes: &[u8]) -> Result<super::xqf::Parsed, RecordError> {
             ),
         )));
     }
-    let start = start_position(&setup, records.first(), setup.turn)?;
-    finish(start, tags, Some(result), game_comment, records)
+    assemble(
+        &setup,
+        setup.turn,
+        tags,
+        Some(result),
+        game_comment,
+        records,
+    )
 }
 
 /// A CBF move `xy-xy` (y counted from the top).

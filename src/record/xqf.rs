@@ -227,13 +227,38 @@ fn parse(bytes: &[u8]) -> Result<Parsed, RecordError> {
         }
     }
 
-    let start = start_position(&setup, records.first(), who_plays)?;
+    assemble(&setup, who_plays, tags, Some(result), root.comment, records)
+}
+
+/// Builds a game from the parts of a binary record: placement (the side to move is the colour of
+/// the first moving piece, `side` when there is none), tags, result, game comment and the
+/// depth-first move records. A start position that is not legal is an error of the game, which
+/// still carries the tags and the game comment (on the standard start, as a placeholder).
+pub(crate) fn assemble(
+    setup: &Setup,
+    side: Color,
+    tags: Vec<(String, String)>,
+    result: Option<GameResult>,
+    game_comment: Option<String>,
+    records: Vec<RawMove>,
+) -> Result<Parsed, RecordError> {
+    let (start, error) = match start_position(setup, records.first(), side) {
+        Ok(p) => (p, None),
+        Err(e) => (Position::start(), Some(e)),
+    };
     let mut game = Game::new(start);
     game.tags = tags;
-    game.result = Some(result);
+    game.result = result;
+    game.main.comments_before.extend(game_comment);
+    if error.is_some() {
+        return Ok(Parsed {
+            game,
+            error,
+            warnings: Vec::new(),
+        });
+    }
     let tree = build_line(&start, records)?;
-    game.main = tree.line;
-    game.main.comments_before.extend(root.comment);
+    game.main.nodes = tree.line.nodes;
     game.main.comments_before.extend(tree.notes_before);
     Ok(Parsed {
         game,
@@ -510,7 +535,7 @@ impl Loc {
 /// The start position from a piece placement: the side to move is the colour of the first moving
 /// piece (`fallback` when there is no move or no piece on its square), then the placement must be
 /// a legal position.
-pub(crate) fn start_position(
+fn start_position(
     setup: &Setup,
     first: Option<&RawMove>,
     fallback: Color,
