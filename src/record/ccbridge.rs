@@ -25,7 +25,7 @@
 
 use super::error::kind;
 use super::xqf::{Loc, RawMove, assemble};
-use super::{Format, Game, GameEntry, GameResult, RecordError};
+use super::{Format, Game, GameEntry, GameResult, RecordError, TextEncoding};
 use crate::setup::Setup;
 use crate::types::{Color, Move, Piece, Role, Square};
 
@@ -135,7 +135,11 @@ pub fn read_kind(bytes: &[u8], kind: CcbridgeKind, source: &str) -> Vec<GameEntr
                 .collect(),
             Err(e) => vec![GameEntry::failed(source, 0, Format::Cbl, e)],
         },
-        CcbridgeKind::Cbf => vec![entry(source, 0, Format::Cbf, parse_cbf(bytes))],
+        CcbridgeKind::Cbf => {
+            let mut e = entry(source, 0, Format::Cbf, parse_cbf(bytes));
+            e.encoding = Some(TextEncoding::Utf8);
+            vec![e]
+        }
     }
 }
 

@@ -22,7 +22,9 @@
 //! the first illegal one is an error naming its ply, its ICCS text and the reason.
 
 use super::error::kind;
-use super::{Format, Game, GameEntry, GameResult, Line, MoveNode, RecordError, SourcePos};
+use super::{
+    Format, Game, GameEntry, GameResult, Line, MoveNode, RecordError, SourcePos, TextEncoding,
+};
 use crate::position::Position;
 use crate::setup::Setup;
 use crate::types::{Color, Move, Piece, Role, Square};
@@ -94,6 +96,7 @@ pub fn read_entry(bytes: &[u8], source: &str) -> GameEntry {
     match parse(bytes) {
         Ok(p) => {
             let mut entry = GameEntry::ok(source, 0, Format::Xqf, p.game);
+            entry.encoding = Some(TextEncoding::Gbk);
             entry.error = p.error.map(|e| e.in_source(source));
             entry.warnings = p
                 .warnings
