@@ -787,3 +787,28 @@ fn deeply_nested_variations_are_cut() {
     );
     assert_eq!(entry.game.main.nodes.len(), 1);
 }
+
+#[test]
+fn bad_start_positions_are_located_and_keep_the_tags() {
+    // A CBF whose FEN is not a position.
+    let text = cbf("rnbakabnr/9/9 w", "");
+    let e = &ccbridge::read_entries(text.as_bytes(), "bad.cbf")[0];
+    let err = e.error.as_ref().unwrap();
+    assert_eq!(
+        (err.kind.as_str(), err.line, err.column),
+        ("bad_position", 7, 3)
+    );
+    assert_eq!(e.game.tag("Title"), Some("A & B"));
+    // A CBF whose FEN has no red king.
+    let text = cbf("4k4/9/9/9/9/9/9/9/9/9 w - - 0 1", "");
+    let err = ccbridge::read(text.as_bytes(), CcbridgeKind::Cbf).unwrap_err();
+    assert_eq!(err.kind, "bad_position");
+    assert!(err.message.contains("no king"), "{}", err.message);
+    // An XQF piece table without the black king.
+    let bytes = xqf10(&[KINGS[0], (0, "a0")], "", &[("a0a1", false, false, "")]);
+    let err = xqf::read(&bytes).unwrap_err();
+    assert_eq!(
+        (err.kind.as_str(), err.offset),
+        ("bad_position", Some(0x10))
+    );
+}

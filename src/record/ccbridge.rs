@@ -26,6 +26,7 @@
 use super::error::kind;
 use super::xqf::{Loc, RawMove, assemble};
 use super::{Format, Game, GameEntry, GameResult, RecordError, TextEncoding};
+use crate::position::Position;
 use crate::setup::Setup;
 use crate::types::{Color, Move, Piece, Role, Square};
 
@@ -429,7 +430,16 @@ fn parse_cbr(bytes: &[u8], base: usize) -> Result<super::xqf::Parsed, RecordErro
 
     // As for XQF, the colour of the first moving piece decides who moves first; the side byte
     // is used when there is no move.
-    assemble(&setup, side, tags, Some(result), root.comment, records)
+    let board_at = Loc::Byte(base + block + 8);
+    assemble(
+        &setup,
+        board_at,
+        side,
+        tags,
+        Some(result),
+        root.comment,
+        records,
+    )
 }
 
 struct CbrRecord {
@@ -558,6 +568,7 @@ fn parse_cbf(bytes: &[u8]) -> Result<super::xqf::Parsed, RecordError> {
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut head: Vec<(String, String)> = Vec::new();
+    let mut fen_at = Loc::Text { line: 0, column: 0 };
     let mut moves: Vec<CbfMove> = Vec::new();
     let mut path: Vec<String> = Vec::new();
     let mut xml = Xml {
@@ -580,6 +591,9 @@ fn parse_cbf(bytes: &[u8]) -> Result<super::xqf::Parsed, RecordError> {
                     saw_root = true;
                 }
                 if depth == 2 && path[1] == "Head" {
+                    if name == "FEN" {
+                        fen_at = xml.tag_loc();
+                    }
                     head.push((name.clone(), String::new()));
                 }
                 if depth == 2 && path[1] == "MoveList" && name == "Move" {
@@ -680,18 +694,37 @@ fn parse_cbf(bytes: &[u8]) -> Result<super::xqf::Parsed, RecordError> {
     let setup = if fen.is_empty() {
         Setup::start()
     } else {
-        Setup::from_fen(&fen).map_err(|e| {
-            RecordError::new(
-                kind::BAD_POSITION,
-                format!("the FEN '{fen}' is not valid: {e}"),
-            )
-        })?
+        match Setup::from_fen(&fen) {
+            Ok(s) => s,
+            Err(e) => {
+                let mut game = Game::new(Position::start());
+                game.tags = tags;
+                game.result = Some(result);
+                let e = RecordError::new(
+                    kind::BAD_POSITION,
+                    format!("the FEN '{fen}' is not valid: {e}"),
+                );
+                return Ok(super::xqf::Parsed {
+                    game,
+                    error: Some(fen_at.locate(e)),
+                    warnings: Vec::new(),
+                });
+            }
+        }
     };
 
     let mut moves = moves.into_iter();
     let Some(root) = moves.next() else {
         // No move list at all: a position without moves.
-        return assemble(&setup, setup.turn, tags, Some(result), None, Vec::new());
+        return assemble(
+            &setup,
+            fen_at,
+            setup.turn,
+            tags,
+            Some(result),
+            None,
+            Vec::new(),
+        );
     };
     let game_comment = Some(root.comment.trim().to_owned()).filter(|c| !c.is_empty());
     let mut records = Vec::new();
@@ -743,6 +776,7 @@ fn parse_cbf(bytes: &[u8]) -> Result<super::xqf::Parsed, RecordError> {
     }
     assemble(
         &setup,
+        fen_at,
         setup.turn,
         tags,
         Some(result),

@@ -230,15 +230,24 @@ fn parse(bytes: &[u8]) -> Result<Parsed, RecordError> {
         }
     }
 
-    assemble(&setup, who_plays, tags, Some(result), root.comment, records)
+    assemble(
+        &setup,
+        Loc::Byte(0x10),
+        who_plays,
+        tags,
+        Some(result),
+        root.comment,
+        records,
+    )
 }
 
 /// Builds a game from the parts of a binary record: placement (the side to move is the colour of
 /// the first moving piece, `side` when there is none), tags, result, game comment and the
-/// depth-first move records. A start position that is not legal is an error of the game, which
+/// depth-first move records (`setup_at`: where the placement is stored). A start position that is not legal is an error of the game, which
 /// still carries the tags and the game comment (on the standard start, as a placeholder).
 pub(crate) fn assemble(
     setup: &Setup,
+    setup_at: Loc,
     side: Color,
     tags: Vec<(String, String)>,
     result: Option<GameResult>,
@@ -247,7 +256,7 @@ pub(crate) fn assemble(
 ) -> Result<Parsed, RecordError> {
     let (start, error) = match start_position(setup, records.first(), side) {
         Ok(p) => (p, None),
-        Err(e) => (Position::start(), Some(e)),
+        Err(e) => (Position::start(), Some(setup_at.locate(e))),
     };
     let mut game = Game::new(start);
     game.tags = tags;
