@@ -812,3 +812,51 @@ fn bad_start_positions_are_located_and_keep_the_tags() {
         ("bad_position", Some(0x10))
     );
 }
+
+/// The CBF reader on text-level damage (byte flips mostly just break the UTF-8): truncation at
+/// every character, and XML punctuation inserted or deleted anywhere.
+#[test]
+fn corrupt_cbf_text_never_panics() {
+    let text = String::from_utf8(read_file("ccbridge_cbl_cbr_cbf/test.cbf")).unwrap();
+    let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+    for &b in bounds.iter().step_by(3) {
+        let _ = ccbridge::read_entries(text[..b].as_bytes(), "t.cbf");
+    }
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let punct = [
+        "<",
+        ">",
+        "\"",
+        "'",
+        "&",
+        "/",
+        "]]>",
+        "<![CDATA[",
+        "<!--",
+        "=",
+        " end=\"1\"",
+        "&#x110000;",
+        "&#65;",
+    ];
+    for _ in 0..3000 {
+        let mut t = text.clone();
+        for _ in 0..(1 + next() % 3) {
+            let at = bounds[(next() % bounds.len() as u64) as usize].min(t.len());
+            if !t.is_char_boundary(at) {
+                continue;
+            }
+            if next() % 2 == 0 {
+                t.insert_str(at, punct[(next() % punct.len() as u64) as usize]);
+            } else if let Some(c) = t[at..].chars().next() {
+                t.replace_range(at..at + c.len_utf8(), "");
+            }
+        }
+        let _ = ccbridge::read_entries(t.as_bytes(), "t.cbf");
+    }
+}
