@@ -820,7 +820,7 @@ fn corrupt_cbf_text_never_panics() {
     let text = String::from_utf8(read_file("ccbridge_cbl_cbr_cbf/test.cbf")).unwrap();
     let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
     for &b in bounds.iter().step_by(3) {
-        let _ = ccbridge::read_entries(text[..b].as_bytes(), "t.cbf");
+        let _ = ccbridge::read_entries(&text.as_bytes()[..b], "t.cbf");
     }
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {
