@@ -22,10 +22,11 @@
 
 use super::error::{RecordError, kind};
 use super::game::{Format, Game, GameEntry, GameResult, Line, MoveNode, SourcePos};
+use super::notation::{self, Notation};
 use crate::position::Position;
 use crate::setup::Setup;
 use crate::types::{Color, Move, Piece, Role, Square};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Field name ↔ tag name pairs.
 const TAG_NAMES: &[(&str, &str)] = &[
@@ -79,15 +80,20 @@ pub fn looks_like(text: &str) -> bool {
 /// Reads every DhtmlXQ block of a text (an HTML page, a forum post, a `.txt` export).
 pub fn read_str(text: &str, source: &str) -> Vec<GameEntry> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let loc = Locator::new(text);
     blocks(text)
         .into_iter()
         .enumerate()
         .map(|(index, (start, end))| {
-            let mut e = parse_block(text, start, end);
+            let mut e = parse_block(text, &loc, start, end);
             e.source = source.to_owned();
             e.index = index;
             if let Some(err) = e.error.take() {
                 e.error = Some(err.in_source(source).in_game(index));
+            }
+            for w in &mut e.warnings {
+                w.source = source.to_owned();
+                w.game = index;
             }
             e
         })
@@ -167,12 +173,35 @@ fn fields(text: &str, start: usize, end: usize) -> Vec<Field<'_>> {
     out
 }
 
-/// 1-based line and column of a byte offset.
-fn line_col(text: &str, offset: usize) -> (u32, u32) {
-    let before = &text[..offset];
-    let line = before.bytes().filter(|&b| b == b'\n').count() as u32 + 1;
-    let ls = before.rfind('\n').map_or(0, |k| k + 1);
-    (line, before[ls..].chars().count() as u32 + 1)
+/// Turns byte offsets into 1-based lines and columns (characters).
+struct Locator<'a> {
+    text: &'a str,
+    /// Byte offsets of the line starts.
+    starts: Vec<usize>,
+}
+
+impl<'a> Locator<'a> {
+    fn new(text: &'a str) -> Locator<'a> {
+        let mut starts = vec![0];
+        starts.extend(memchr_newlines(text));
+        Locator { text, starts }
+    }
+
+    fn at(&self, offset: usize) -> (u32, u32) {
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let ls = self.starts[line - 1];
+        (
+            line as u32,
+            self.text[ls..offset].chars().count() as u32 + 1,
+        )
+    }
+}
+
+fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
+    text.bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b'\n')
+        .map(|(i, _)| i + 1)
 }
 
 /// Decodes `||` line breaks and `\uXXXX` escapes.
@@ -258,18 +287,25 @@ struct Branch<'a> {
     offset: usize,
 }
 
-fn parse_block(text: &str, start: usize, end: usize) -> GameEntry {
+fn parse_block(text: &str, loc: &Locator, start: usize, end: usize) -> GameEntry {
     let mut game = Game::new(Position::start());
     let mut entry = GameEntry::ok("", 0, Format::Dhtmlxq, Game::new(Position::start()));
-    let r = read_block(text, start, end, &mut game);
+    let r = read_block(text, loc, start, end, &mut game, &mut entry.warnings);
     entry.game = game;
     entry.error = r.err();
     entry
 }
 
-fn read_block(text: &str, start: usize, end: usize, game: &mut Game) -> Result<(), RecordError> {
+fn read_block(
+    text: &str,
+    loc: &Locator,
+    start: usize,
+    end: usize,
+    game: &mut Game,
+    warnings: &mut Vec<RecordError>,
+) -> Result<(), RecordError> {
     let err_at = |offset: usize, k: &str, msg: String| {
-        let (l, c) = line_col(text, offset);
+        let (l, c) = loc.at(offset);
         RecordError::new(k, msg).at(l, c)
     };
     let mut binit = None;
@@ -431,11 +467,12 @@ fn read_block(text: &str, start: usize, end: usize, game: &mut Game) -> Result<(
         }
     }
     let mut ctx = Ctx {
-        text,
+        loc,
         branches: &branches,
         children: &children,
         comments: &mut comments,
-        used: 0,
+        used: BTreeSet::new(),
+        warnings: Vec::new(),
     };
     if let Some(c) = ctx.comments.remove(&(0, 0)) {
         game.main.comments_before.push(c);
@@ -444,22 +481,20 @@ fn read_block(text: &str, start: usize, end: usize, game: &mut Game) -> Result<(
     if branches.contains_key(&0) {
         ctx.build(0, start_pos, 1, &mut game.main, 0)?;
     }
-    if ctx.used + usize::from(branches.contains_key(&0)) != branches.len() {
-        let orphan = branches
-            .iter()
-            .find(|(n, b)| **n != 0 && !branches.contains_key(&b.parent))
-            .or_else(|| branches.iter().find(|(n, _)| **n != 0));
-        if let Some((n, b)) = orphan {
-            return Err(err_at(
+    for (n, b) in &branches {
+        if *n != 0 && !ctx.used.contains(n) {
+            ctx.warnings.push(err_at(
                 b.offset,
                 kind::RECORD_SYNTAX,
                 format!(
-                    "branch {n} replaces move {} of branch {}, which has no such move",
+                    "variation (branch {n}) dropped: it replaces move {} of branch {}, \
+                     which has no such move",
                     b.ply, b.parent
                 ),
             ));
         }
     }
+    warnings.append(&mut ctx.warnings);
     if let Some(((b, p), _)) = comments.iter().next() {
         // A comment on a move that does not exist: keep its text rather than lose it.
         let _ = (b, p);
@@ -470,11 +505,14 @@ fn read_block(text: &str, start: usize, end: usize, game: &mut Game) -> Result<(
 }
 
 struct Ctx<'a, 'b> {
-    text: &'a str,
+    loc: &'b Locator<'a>,
     branches: &'b BTreeMap<usize, Branch<'a>>,
     children: &'b BTreeMap<(usize, usize), Vec<usize>>,
     comments: &'b mut BTreeMap<(usize, usize), String>,
-    used: usize,
+    /// Branches that were reached.
+    used: BTreeSet<usize>,
+    /// Errors inside variations: the variation is cut there, the game stays valid.
+    warnings: Vec<RecordError>,
 }
 
 impl Ctx<'_, '_> {
@@ -501,8 +539,8 @@ impl Ctx<'_, '_> {
         }
         let moves = b.moves.trim();
         let lead = b.moves.len() - b.moves.trim_start().len();
-        if moves.len() % 4 != 0 || !moves.bytes().all(|c| c.is_ascii_digit()) {
-            let (l, c) = line_col(self.text, b.offset);
+        if !moves.len().is_multiple_of(4) || !moves.bytes().all(|c| c.is_ascii_digit()) {
+            let (l, c) = self.loc.at(b.offset);
             return Err(RecordError::new(
                 kind::RECORD_SYNTAX,
                 format!("move list of branch {id} is not groups of 4 digits"),
@@ -512,7 +550,7 @@ impl Ctx<'_, '_> {
         for (i, chunk) in moves.as_bytes().chunks(4).enumerate() {
             let ply = ply0 + i;
             let offset = b.offset + lead + 4 * i;
-            let (l, c) = line_col(self.text, offset);
+            let (l, c) = self.loc.at(offset);
             let digits = std::str::from_utf8(chunk).expect("ascii");
             let d: Vec<u8> = chunk.iter().map(|c| c - b'0').collect();
             let mv = match (square(d[0], d[1]), square(d[2], d[3])) {
@@ -527,32 +565,20 @@ impl Ctx<'_, '_> {
                 }
             };
             if !pos.is_legal(mv) {
-                let why = match pos.piece_at(mv.from) {
-                    None => format!("no piece on {}", mv.from),
-                    Some(p) if p.color != pos.turn() => {
-                        format!("the piece on {} is not {}'s", mv.from, pos.turn())
-                    }
-                    Some(_) => format!("{mv} is not a legal move for {}", pos.turn()),
-                };
-                return Err(RecordError::new(
-                    kind::ILLEGAL_MOVE,
-                    format!("move {digits} ({mv}): {why}"),
-                )
-                .at(l, c)
-                .at_move(ply, digits));
+                return Err(illegal(&pos, mv, digits).at(l, c).at_move(ply, digits));
             }
             let before = pos;
             let mut node = MoveNode::new(mv, digits, SourcePos { line: l, column: c });
             if let Some(kids) = self.children.get(&(id, ply)) {
                 for &k in kids {
-                    self.used += 1;
+                    self.used.insert(k);
                     let mut var = Line::default();
                     let r = self.build(k, before, ply, &mut var, depth + 1);
-                    node.variations.push(var);
-                    if let Err(e) = r {
-                        line.nodes.push(node);
-                        return Err(e);
+                    if let Err(mut e) = r {
+                        e.message = format!("in variation (branch {k}), cut here: {}", e.message);
+                        self.warnings.push(e);
                     }
+                    node.variations.push(var);
                 }
             }
             pos.play_unchecked(mv);
@@ -562,6 +588,16 @@ impl Ctx<'_, '_> {
             line.nodes.push(node);
         }
         Ok(())
+    }
+}
+
+/// Explains why a move given by squares is illegal, with the notation module's diagnosis and
+/// suggestions (in ICCS).
+pub(crate) fn illegal(pos: &Position, mv: Move, text: &str) -> RecordError {
+    match notation::parse_move(pos, &mv.to_string(), Notation::Iccs) {
+        Err(e) => RecordError::new(e.kind(), format!("move {text} ({mv}): {e}"))
+            .with_suggestions(e.suggestions()),
+        Ok(_) => RecordError::new(kind::ILLEGAL_MOVE, format!("move {text} ({mv}) is illegal")),
     }
 }
 
@@ -752,7 +788,7 @@ mod tests {
         let err = e.error.as_ref().unwrap();
         assert_eq!((err.line, err.column, err.ply), (2, 23, Some(2)));
         assert_eq!(err.move_text.as_deref(), Some("7949"));
-        assert_eq!(err.kind, kind::ILLEGAL_MOVE);
+        assert_eq!(err.kind, "no_piece");
     }
 
     #[test]

@@ -10,11 +10,14 @@ pub mod encoding;
 pub mod error;
 pub mod game;
 pub mod pgn;
+pub mod walk;
 pub mod xqf;
 
 mod notation_shim;
+pub use notation::Notation;
 use notation_shim as notation;
 
 pub use encoding::TextEncoding;
 pub use error::RecordError;
 pub use game::{Format, Game, GameEntry, GameResult, Line, MoveNode, SourcePos};
+pub use walk::{Input, detect_format, expand, for_each_game, read_bytes, read_path};

@@ -266,6 +266,7 @@ pub fn parse_game(text: &str, first_line: u32) -> GameEntry {
         notation: None,
         warnings: Vec::new(),
         ending: None,
+        tag_lines: Vec::new(),
     };
     let mut game = Game::new(Position::start());
     let result = p.parse(&mut game);
@@ -293,6 +294,8 @@ struct Parser<'a> {
     warnings: Vec<RecordError>,
     /// The result token and the text after it.
     ending: Option<(GameResult, Option<String>)>,
+    /// The line of each tag pair.
+    tag_lines: Vec<u32>,
 }
 
 /// How a movetext line ended.
@@ -390,15 +393,16 @@ impl<'a> Parser<'a> {
             let (name, value, used) = parse_tag(line)
                 .ok_or_else(|| self.err_at(open, kind::RECORD_SYNTAX, "malformed tag pair"))?;
             game.tags.push((name, value));
+            self.tag_lines.push(self.line);
             self.i = open + used;
         }
     }
 
     fn apply_tags(&mut self, game: &mut Game) -> Result<(), RecordError> {
         let mut fen = None;
-        for (k, v) in &game.tags {
+        for (i, (k, v)) in game.tags.iter().enumerate() {
             if k.eq_ignore_ascii_case("FEN") && !v.trim().is_empty() {
-                fen = Some(v.trim().to_owned());
+                fen = Some((v.trim().to_owned(), self.tag_lines[i]));
             } else if k.eq_ignore_ascii_case("Format") {
                 self.notation = match v.trim().to_ascii_lowercase().as_str() {
                     "iccs" | "ucci" => Some(Notation::Iccs),
@@ -410,9 +414,8 @@ impl<'a> Parser<'a> {
                 game.result = GameResult::from_token(v.trim()).filter(|_| game.result.is_none());
             }
         }
-        if let Some(fen) = fen {
+        if let Some((fen, line)) = fen {
             game.start = Position::from_fen(&fen).map_err(|e| {
-                let line = self.line;
                 RecordError::new(
                     kind::BAD_POSITION,
                     format!("FEN tag \"{fen}\": {e} [{}]", e.kind()),
@@ -449,7 +452,7 @@ impl<'a> Parser<'a> {
                     let Some(len) = self.s[open + 1..].find('}') else {
                         return Err(self.err_at(open, kind::RECORD_SYNTAX, "comment not closed"));
                     };
-                    let body = self.s[open + 1..open + 1 + len].trim().to_owned();
+                    let body = strip_pad(&self.s[open + 1..open + 1 + len]).to_owned();
                     self.advance_lines(open, open + 1 + len);
                     self.i = open + len + 2;
                     push_comment(line, body);
@@ -457,7 +460,7 @@ impl<'a> Parser<'a> {
                 b';' => {
                     let open = self.i;
                     let eol = self.s[open..].find('\n').map_or(self.b.len(), |k| open + k);
-                    push_comment(line, self.s[open + 1..eol].trim().to_owned());
+                    push_comment(line, strip_pad(&self.s[open + 1..eol]).to_owned());
                     self.i = eol;
                 }
                 b'(' => {
@@ -480,7 +483,17 @@ impl<'a> Parser<'a> {
                     let mut var = Line::default();
                     let r = self.parse_line(&mut var, before, ply - 1, depth + 1);
                     line.nodes.last_mut().expect("checked").variations.push(var);
-                    r?;
+                    match r {
+                        Ok(_) => {}
+                        // A bad move inside a variation cuts the variation there; the game
+                        // itself stays valid and the problem is reported as a warning.
+                        Err(mut e) if e.ply.is_some() => {
+                            e.message = format!("in a variation, cut here: {}", e.message);
+                            self.warnings.push(e);
+                            self.skip_to_close()?;
+                        }
+                        Err(e) => return Err(e),
+                    }
                 }
                 b')' => {
                     if depth == 0 {
@@ -542,6 +555,39 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// Skips the rest of a variation up to and including its `)`.
+    fn skip_to_close(&mut self) -> Result<(), RecordError> {
+        let open = self.i;
+        let mut depth = 1;
+        while self.i < self.b.len() {
+            match self.b[self.i] {
+                b'\n' => self.newline(self.i),
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.i += 1;
+                        return Ok(());
+                    }
+                }
+                b'{' => {
+                    if let Some(len) = self.s[self.i..].find('}') {
+                        self.advance_lines(self.i, self.i + len);
+                        self.i += len;
+                    }
+                }
+                b';' => {
+                    if let Some(len) = self.s[self.i..].find('\n') {
+                        self.i += len - 1;
+                    }
+                }
+                _ => {}
+            }
+            self.i += 1;
+        }
+        Err(self.err_at(open, kind::RECORD_SYNTAX, "variation not closed"))
     }
 
     /// The end of a word starting at `from`: white space or a PGN delimiter.
@@ -686,6 +732,13 @@ fn is_wxf_digit_move(w: &str) -> bool {
         && b[1].is_ascii_digit()
         && b[2] == b'.'
         && b[3].is_ascii_digit()
+}
+
+/// Removes the one blank that usually pads a comment on each side (`{ text }`), so that
+/// comments with meaningful leading or trailing blanks survive a round trip.
+fn strip_pad(c: &str) -> &str {
+    let c = c.strip_prefix([' ', '\n', '\t']).unwrap_or(c);
+    c.strip_suffix([' ', '\n', '\t']).unwrap_or(c)
 }
 
 fn push_comment(line: &mut Line, text: String) {
@@ -895,7 +948,7 @@ impl Writer {
     }
 
     fn comment(&mut self, c: &str) {
-        self.token(&format!("{{{}}}", c.replace('}', "｝")));
+        self.token(&format!("{{ {} }}", c.replace('}', "｝")));
     }
 
     fn line(&mut self, line: &Line, start: Position) {
@@ -979,6 +1032,11 @@ mod tests {
         assert_eq!((err.line, err.column, err.ply), (3, 9, Some(4)));
         assert_eq!(err.move_text.as_deref(), Some("a9a5"));
         assert_eq!(e.game.main.nodes.len(), 3);
+        let e = parse_game("1. h2e2 (1. b2e2 h9h0) h9g7 2. h0g2", 1);
+        assert!(e.error.is_none());
+        assert_eq!(e.game.main.nodes.len(), 3);
+        assert_eq!(e.game.main.nodes[0].variations[0].nodes.len(), 1);
+        assert_eq!(e.warnings[0].ply, Some(2));
         let e = parse_game("1. h2e2 (", 1);
         assert_eq!(e.error.unwrap().kind, kind::RECORD_SYNTAX);
         let e = parse_game("1. h2e2 {open", 1);
