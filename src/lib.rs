@@ -22,6 +22,7 @@ pub mod movegen;
 pub mod perft;
 pub mod position;
 pub mod record;
+pub mod rules;
 pub mod setup;
 pub mod types;
 
