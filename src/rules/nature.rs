@@ -280,6 +280,11 @@ struct Threat {
     line: ArrayVec<Square, 8>,
     /// The first capture (or the first check of a series).
     first: Move,
+    /// Sound counting only what the capture newly gives the opponent (the threat as such).
+    rel: bool,
+    /// Sound counting everything the opponent could take after it (the capture can really be
+    /// made now).
+    abs: bool,
 }
 
 /// The move-nature analyser: a profile and the node budget of the current move.
@@ -461,6 +466,7 @@ impl<'p> Analyzer<'p> {
             let caps = Self::captures_to(q, s);
             let mut found: Option<Threat> = None;
             let mut best = i32::MIN;
+            let mut any_abs = false;
             for m in caps {
                 if self.mutual(q, m.from, s) {
                     continue;
@@ -476,16 +482,18 @@ impl<'p> Analyzer<'p> {
                 if !v.is_gain() {
                     continue;
                 }
-                if !self.capture_is_sound(q, m, v)? {
+                let (rel, abs) = self.capture_is_sound(q, m, v)?;
+                if !rel && !abs {
                     continue;
                 }
+                any_abs |= abs;
                 // Prefer, at equal value, a capturer that is neither the general nor a pawn (the
                 // threat then does not rest on them alone).
                 let lone = matches!(
                     q.piece_at(m.from).map(|p| p.role),
                     Some(Role::King) | Some(Role::Pawn)
                 );
-                let sc = self.scalar(v) * 2 + i32::from(!lone);
+                let sc = i32::from(rel) * 100_000 + self.scalar(v) * 2 + i32::from(!lone);
                 if sc > best {
                     best = sc;
                     found = Some(Threat {
@@ -498,10 +506,13 @@ impl<'p> Analyzer<'p> {
                         },
                         line,
                         first: m,
+                        rel,
+                        abs,
                     });
                 }
             }
-            if let Some(t) = found {
+            if let Some(mut t) = found {
+                t.abs = any_abs;
                 out.push(t);
             }
         }
@@ -526,6 +537,8 @@ impl<'p> Analyzer<'p> {
                     how: WinHow::Checks,
                     line,
                     first: m,
+                    rel: true,
+                    abs: true,
                 });
             }
         }
@@ -550,18 +563,15 @@ impl<'p> Analyzer<'p> {
     /// Safety and cost of a winning capture: the capturer's side is not mated right after it, and
     /// what the opponent can newly win elsewhere (the capturer left a piece it protected or
     /// shielded) does not eat up the gain.
-    fn capture_is_sound(&mut self, q: &Position, m: Move, v: Mat) -> Result<bool, Exhausted> {
+    fn capture_is_sound(
+        &mut self,
+        q: &Position,
+        m: Move,
+        v: Mat,
+    ) -> Result<(bool, bool), Exhausted> {
         let r = q.after(m);
         if search::mate_by_checks(&r, self.profile.refutation_mate_cap, &mut self.budget)? {
-            return Ok(false);
-        }
-        if self.profile.capturer_duties {
-            let base = self.best_capture(&q.null_move(), None);
-            let after = self.best_capture(&r, Some(m.to));
-            let cost = (after - base).max(0);
-            if self.scalar(v) - cost <= 0 {
-                return Ok(false);
-            }
+            return Ok((false, false));
         }
         // A counter-attack by checks that wins back at least as much is a root too.
         if self.profile.chase_check_cap > 0 {
@@ -572,11 +582,17 @@ impl<'p> Analyzer<'p> {
                     continue; // the opponent could already do that: not caused by the capture
                 }
                 if !(v - back).is_gain() {
-                    return Ok(false);
+                    return Ok((false, false));
                 }
             }
         }
-        Ok(true)
+        if !self.profile.capturer_duties {
+            return Ok((true, true));
+        }
+        let base = self.best_capture(&q.null_move(), None);
+        let after = self.best_capture(&r, Some(m.to));
+        let gain = self.scalar(v);
+        Ok((gain - (after - base).max(0) > 0, gain - after > 0))
     }
 
     /// The best balance (scalar) of any capture by the side to move, except onto `skip`.
@@ -778,7 +794,7 @@ impl<'p> Analyzer<'p> {
         let answered_check = before.is_check()
             && (self.profile.answer_to_check_any_piece || moved.role == Role::King);
         if !answered_check {
-            match self.attacking_nature(before, &after, prev) {
+            match self.attacking_nature(before, &after, m, prev) {
                 Ok(Some((kind, targets))) => {
                     nature.kind = kind;
                     nature.targets = targets;
@@ -800,8 +816,10 @@ impl<'p> Analyzer<'p> {
         &mut self,
         before: &Position,
         after: &Position,
+        m: Move,
         prev: Option<Move>,
     ) -> Result<Option<(NatureKind, Vec<ChaseTarget>)>, Exhausted> {
+        let moved_to = m.to;
         let q1 = after.null_move();
         if search::mate_by_checks(&q1, self.profile.mate_ply_cap, &mut self.budget)? {
             return Ok(Some((NatureKind::MateThreat, Vec::new())));
@@ -813,11 +831,24 @@ impl<'p> Analyzer<'p> {
         let t0 = self.threats(before)?;
         let mut targets = Vec::new();
         for t in &t1 {
-            if t0
-                .iter()
-                .any(|o| o.square == t.square && o.piece == t.piece)
-            {
+            if !t.rel {
                 continue;
+            }
+            let same = |o: &&Threat| o.square == t.square && o.piece == t.piece;
+            let old_rel = t0.iter().filter(same).any(|o| o.rel);
+            let old_abs = t0.iter().filter(same).any(|o| o.abs);
+            let mut parts: Option<Vec<Square>> = None;
+            if old_rel {
+                // The threat as such existed. It is new only if it could not really be carried
+                // out before (the capture lost something elsewhere) and the moved piece takes part.
+                if old_abs {
+                    continue;
+                }
+                let p = self.participants(&q1, t)?;
+                if !p.contains(&moved_to) {
+                    continue;
+                }
+                parts = Some(p);
             }
             if self.profile.just_crossed_pawn_is_no_gain
                 && t.piece.role == Role::Pawn
@@ -829,7 +860,10 @@ impl<'p> Analyzer<'p> {
             {
                 continue; // the pawn has just crossed the river: winning it is no gain
             }
-            let parts = self.participants(&q1, t)?;
+            let parts = match parts {
+                Some(p) => p,
+                None => self.participants(&q1, t)?,
+            };
             if self.profile.king_pawn_alone_idle && parts.len() == 1 {
                 let role = q1.piece_at(parts[0]).map(|p| p.role);
                 if matches!(role, Some(Role::King) | Some(Role::Pawn)) {
