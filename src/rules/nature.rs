@@ -715,6 +715,15 @@ impl<'p> Analyzer<'p> {
         setup.board[sq as usize] = None;
         let p = Position::from_setup_unchecked(&setup);
         for m in Self::captures_to(&p, t.square) {
+            // With the general/pawn-alone rule, their captures alone are no chase.
+            if self.profile.king_pawn_alone_idle
+                && matches!(
+                    p.piece_at(m.from).map(|x| x.role),
+                    Some(Role::King) | Some(Role::Pawn)
+                )
+            {
+                continue;
+            }
             let (mut v, _, rec) = self.capture_balance(&p, m, false)?;
             if !v.is_gain() && rec {
                 v = self.capture_balance(&p, m, true)?.0;
@@ -729,32 +738,41 @@ impl<'p> Analyzer<'p> {
     /// The chaser's pieces needed for a direct threat: the capturers of the principal line, and
     /// any other piece bearing on the square without which the threat is gone.
     fn participants(&mut self, q: &Position, t: &Threat) -> Result<Vec<Square>, Exhausted> {
-        let mut parts: Vec<Square> = Vec::new();
-        for &sq in &t.line {
-            if !parts.contains(&sq) {
-                parts.push(sq);
-            }
-        }
+        let capturer = t.first.from;
         if t.how == WinHow::Checks {
-            return Ok(parts);
+            return Ok(t.line.to_vec());
         }
         let us = q.turn();
-        let capturer = t.first.from;
-        // Pieces bearing on the square, directly or behind the capturer (x-ray).
+        let occ = q.occupied();
+        let rot = q.occupied_rotated();
+        // Pieces bearing on the square: directly, behind the capturer (x-ray), or as the screen
+        // of a cannon bearing on it.
         let mut setup = q.to_setup();
         setup.board[capturer as usize] = None;
         let without = Position::from_setup_unchecked(&setup);
-        let bearing = (Self::pseudo_capturers(q, t.square, us)
-            | Self::pseudo_capturers(&without, t.square, us))
-            - Bitboard::from_square(capturer)
-            - q.pieces(us, Role::King);
+        let mut bearing = Self::pseudo_capturers(q, t.square, us)
+            | Self::pseudo_capturers(&without, t.square, us)
+            | Bitboard::from_square(capturer);
+        for c in bearing & q.pieces(us, Role::Cannon) {
+            let screen = attacks::rook_attacks(c, occ, rot)
+                & attacks::rook_attacks(t.square, occ, rot)
+                & q.by_color(us);
+            bearing |= screen;
+        }
+        bearing = bearing - q.pieces(us, Role::King);
+        // Necessary pieces: take one away and the threat is gone.
+        let mut parts: Vec<Square> = Vec::new();
         for sq in bearing {
-            if parts.contains(&sq) {
-                continue;
-            }
             if !self.survives_without(q, sq, t)? {
                 parts.push(sq);
             }
+        }
+        let lone_capturer = matches!(
+            q.piece_at(capturer).map(|p| p.role),
+            Some(Role::King) | Some(Role::Pawn)
+        );
+        if (parts.is_empty() || lone_capturer) && !parts.contains(&capturer) {
+            parts.insert(0, capturer);
         }
         Ok(parts)
     }
@@ -864,6 +882,7 @@ impl<'p> Analyzer<'p> {
                 Some(p) => p,
                 None => self.participants(&q1, t)?,
             };
+            if std::env::var("XQDBG").is_ok() { eprintln!("target {} parts {:?}", t.square, parts); }
             if self.profile.king_pawn_alone_idle && parts.len() == 1 {
                 let role = q1.piece_at(parts[0]).map(|p| p.role);
                 if matches!(role, Some(Role::King) | Some(Role::Pawn)) {
