@@ -25,7 +25,7 @@ use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::rules::profile::Profile;
-use crate::rules::search::{self, Budget, Exhausted};
+use crate::rules::search::{self, Budget, Exhausted, MateTable};
 use crate::types::{Color, Move, Piece, Role, Square};
 
 /// The nature of a move.
@@ -291,6 +291,7 @@ struct Threat {
 pub struct Analyzer<'p> {
     profile: &'p Profile,
     budget: Budget,
+    mates: MateTable,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -300,6 +301,7 @@ impl<'p> Analyzer<'p> {
         Analyzer {
             profile,
             budget: Budget::new(profile.node_budget),
+            mates: MateTable::default(),
         }
     }
 
@@ -433,7 +435,12 @@ impl<'p> Analyzer<'p> {
         for rm in Self::captures_to(&r, s) {
             let r2 = r.after(rm);
             if refute
-                && search::mate_by_checks(&r2, self.profile.refutation_mate_cap, &mut self.budget)?
+                && search::mate_by_checks_with(
+                    &r2,
+                    self.profile.refutation_mate_cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )?
             {
                 continue;
             }
@@ -570,7 +577,12 @@ impl<'p> Analyzer<'p> {
         v: Mat,
     ) -> Result<(bool, bool), Exhausted> {
         let r = q.after(m);
-        if search::mate_by_checks(&r, self.profile.refutation_mate_cap, &mut self.budget)? {
+        if search::mate_by_checks_with(
+            &r,
+            self.profile.refutation_mate_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )? {
             return Ok((false, false));
         }
         // A counter-attack by checks that wins back at least as much is a root too.
@@ -839,7 +851,12 @@ impl<'p> Analyzer<'p> {
     ) -> Result<Option<(NatureKind, Vec<ChaseTarget>)>, Exhausted> {
         let moved_to = m.to;
         let q1 = after.null_move();
-        if search::mate_by_checks(&q1, self.profile.mate_ply_cap, &mut self.budget)? {
+        if search::mate_by_checks_with(
+            &q1,
+            self.profile.mate_ply_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )? {
             return Ok(Some((NatureKind::MateThreat, Vec::new())));
         }
         let t1 = self.threats(&q1)?;
@@ -882,7 +899,6 @@ impl<'p> Analyzer<'p> {
                 Some(p) => p,
                 None => self.participants(&q1, t)?,
             };
-            if std::env::var("XQDBG").is_ok() { eprintln!("target {} parts {:?}", t.square, parts); }
             if self.profile.king_pawn_alone_idle && parts.len() == 1 {
                 let role = q1.piece_at(parts[0]).map(|p| p.role);
                 if matches!(role, Some(Role::King) | Some(Role::Pawn)) {
