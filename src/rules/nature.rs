@@ -292,6 +292,10 @@ pub struct Analyzer<'p> {
     profile: &'p Profile,
     budget: Budget,
     mates: MateTable,
+    /// Baselines of the position whose threats are being listed (the opponent to move):
+    /// (position key, best capture, targets won by checks), computed on first use.
+    base_capture: Option<(u64, i32)>,
+    base_checks: Option<(u64, Vec<Square>)>,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -302,6 +306,8 @@ impl<'p> Analyzer<'p> {
             profile,
             budget: Budget::new(profile.node_budget),
             mates: MateTable::default(),
+            base_capture: None,
+            base_checks: None,
         }
     }
 
@@ -588,9 +594,21 @@ impl<'p> Analyzer<'p> {
         // A counter-attack by checks that wins back at least as much is a root too.
         if self.profile.chase_check_cap > 0 {
             let cap = self.profile.chase_check_cap;
-            let before = self.check_wins(&q.null_move(), cap, Mat::default())?;
+            let base = q.null_move();
+            let before = match &self.base_checks {
+                Some((k, v)) if *k == base.key() => v.clone(),
+                _ => {
+                    let v: Vec<Square> = self
+                        .check_wins(&base, cap, Mat::default())?
+                        .into_iter()
+                        .map(|w| w.0)
+                        .collect();
+                    self.base_checks = Some((base.key(), v.clone()));
+                    v
+                }
+            };
             for (t, _, _, back) in self.check_wins(&r, cap, Mat::default())? {
-                if before.iter().any(|b| b.0 == t) {
+                if before.contains(&t) {
                     continue; // the opponent could already do that: not caused by the capture
                 }
                 if !(v - back).is_gain() {
@@ -601,7 +619,15 @@ impl<'p> Analyzer<'p> {
         if !self.profile.capturer_duties {
             return Ok((true, true));
         }
-        let base = self.best_capture(&q.null_move(), None);
+        let base_pos = q.null_move();
+        let base = match self.base_capture {
+            Some((k, v)) if k == base_pos.key() => v,
+            _ => {
+                let v = self.best_capture(&base_pos, None);
+                self.base_capture = Some((base_pos.key(), v));
+                v
+            }
+        };
         let after = self.best_capture(&r, Some(m.to));
         let gain = self.scalar(v);
         Ok((gain - (after - base).max(0) > 0, gain - after > 0))

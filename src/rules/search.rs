@@ -182,7 +182,7 @@ fn mate_in(
                 budget.tick()?;
                 let s = q.after(r);
                 let (smate, snone) = table.get(s.key());
-                if smate <= depth - 1 {
+                if smate < depth {
                     continue;
                 }
                 if snone >= depth - 1 {
