@@ -22,7 +22,9 @@ pub mod movegen;
 pub mod perft;
 pub mod position;
 pub mod record;
+pub mod rules;
 pub mod setup;
+pub mod svg;
 pub mod types;
 
 pub use bitboard::Bitboard;
