@@ -772,13 +772,23 @@ fn cap_text(cap: Option<u32>, lang: Lang) -> String {
     }
 }
 
-/// Compresses a list of plies: "12, 14, 16-30 (every other)" is written "12 14 16 ...".
+/// Writes a list of plies of one side compactly: runs two plies apart become "3-41".
 fn ply_list(plies: &[u32]) -> String {
-    plies
-        .iter()
-        .map(|p| p.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < plies.len() {
+        let mut j = i;
+        while j + 1 < plies.len() && plies[j + 1] == plies[j] + 2 {
+            j += 1;
+        }
+        parts.push(if j > i {
+            format!("{}-{}", plies[i], plies[j])
+        } else {
+            plies[i].to_string()
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
 }
 
 impl LimitReport {
@@ -1006,7 +1016,7 @@ impl LimitReport {
                     self.required
                 );
                 out += &format!(
-                    "Admissibility: {} attacking pieces on the board: {}\n",
+                    "Admissibility: {} attacking piece(s) on the board: {}\n",
                     self.attacking_pieces,
                     match (self.admissible, self.refuse_attackers) {
                         (true, None) => "no test in this profile".to_string(),
