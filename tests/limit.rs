@@ -33,3 +33,43 @@ fn write_claim_samples() {
         );
     }
 }
+
+use xiangqi_arbiter::rules::limit::{
+    self, ClaimOptions, ClaimPosition, CountingMode, Ending, LimitError, LimitProfile,
+    LimitSettings, NatureKind, PlyFact, Verdict, VoidReason,
+};
+use xiangqi_arbiter::rules::{Profile, classify_line};
+use xiangqi_arbiter::{Color, Position};
+
+fn sample_text(file: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("pgn-samples")
+        .join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn sample_natures_are_what_the_construction_says() {
+    for s in samples() {
+        let (start, moves) = read_sample(&sample_text(s.file));
+        assert_eq!(moves.len(), s.script.len(), "{}", s.file);
+        let natures = classify_line(&start, &moves, &Profile::cxa());
+        let mut pos = start;
+        for (i, (&m, n)) in moves.iter().zip(&natures).enumerate() {
+            let after = pos.after(m);
+            let expected = s.script[i].nature();
+            let got = serde_json::to_value(n.kind).unwrap();
+            assert_eq!(
+                got.as_str().unwrap(),
+                expected,
+                "{} ply {} {m}: engine {:?}, construction {expected} (position {})",
+                s.file,
+                i + 1,
+                n,
+                pos.fen()
+            );
+            assert_eq!(limit_samples::constructed_nature(&pos, m, &after), expected);
+            pos = after;
+        }
+    }
+}

@@ -26,8 +26,9 @@
 //! the formula above.
 
 use crate::position::Position;
+pub use crate::rules::nature::{MoveNature, NatureKind, classify_line};
+pub use crate::rules::profile::Profile;
 use crate::types::{Color, Move, Piece, Role};
-pub use contract::{MoveNature, NatureKind, Profile, classify_line};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -1120,50 +1121,5 @@ impl LimitReport {
             }
         }
         out
-    }
-}
-
-/// Stand-in for the rules engine's move natures (`rules::nature`, `rules::profile`) until it
-/// lands: only checks are recognised, everything else is idle.
-mod contract {
-    use crate::position::Position;
-    use crate::types::{Move, Piece};
-    use serde::Serialize;
-
-    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-    #[serde(rename_all = "snake_case")]
-    pub enum NatureKind {
-        Check,
-        MateThreat,
-        Chase,
-        Idle,
-        Undetermined,
-    }
-
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct MoveNature {
-        pub kind: NatureKind,
-        pub capture: Option<Piece>,
-    }
-
-    #[derive(Clone, Debug, Default, PartialEq, Eq)]
-    pub struct Profile;
-
-    pub fn classify_line(start: &Position, moves: &[Move], _profile: &Profile) -> Vec<MoveNature> {
-        let mut pos = *start;
-        moves
-            .iter()
-            .map(|&m| {
-                let capture = pos.play_unchecked(m).captured;
-                MoveNature {
-                    kind: if pos.is_check() {
-                        NatureKind::Check
-                    } else {
-                        NatureKind::Idle
-                    },
-                    capture,
-                }
-            })
-            .collect()
     }
 }

@@ -168,17 +168,45 @@ pub fn constructed_nature(before: &Position, m: Move, after: &Position) -> &'sta
         return "check";
     }
     let mover = before.piece_at(m.from).expect("a piece moves");
-    if mover.color == Color::Red && mover.role == Role::King && m.to.file().index() == 4 {
-        return "mate_threat";
-    }
-    if mover.color == Color::Red && mover.role == Role::Rook {
-        if let Some(h) = horse(after) {
-            if after.is_attacked(h, Color::Red) && !before.is_attacked(h, Color::Red) {
-                return "chase";
-            }
+    if mover.color == Color::Red && mover.role == Role::King {
+        let passed = after.null_move();
+        if passed
+            .legal_moves()
+            .iter()
+            .any(|&r| passed.after(r).is_checkmate())
+        {
+            return "mate_threat";
         }
     }
+    if mover.color == Color::Red && mover.role == Role::Rook && threatens_horse(&after.null_move())
+    {
+        return "chase";
+    }
     "idle"
+}
+
+/// With Red to move: can Red win the horse at once, or by a series of checks that ends in
+/// taking it (抽将)?
+pub fn threatens_horse(pos: &Position) -> bool {
+    win_horse(pos, 3)
+}
+
+fn win_horse(pos: &Position, checks: u32) -> bool {
+    let Some(h) = horse(pos) else {
+        return false;
+    };
+    if pos.is_attacked(h, Color::Red) {
+        return true;
+    }
+    checks > 0
+        && pos.legal_moves().iter().any(|&m| {
+            let after = pos.after(m);
+            after.is_check()
+                && after
+                    .legal_moves()
+                    .iter()
+                    .all(|&r| win_horse(&after.after(r), checks - 1))
+        })
 }
 
 fn constraints_hold(s: &Sample, i: usize, after: &Position) -> bool {
@@ -211,7 +239,7 @@ fn constraints_hold(s: &Sample, i: usize, after: &Position) -> bool {
         if ha.contains(rk) || rook(after).is_some_and(|r| ha.contains(r)) {
             return false;
         }
-        if after.turn() == Color::Red && after.is_attacked(h, Color::Red) {
+        if after.turn() == Color::Red && threatens_horse(after) {
             return false;
         }
     }
@@ -234,7 +262,9 @@ fn matches(s: &Sample, want: Want, before: &Position, m: Move, after: &Position)
     match want {
         Want::Idle => nature == "idle",
         Want::Check => nature == "check" && !after.is_checkmate(),
-        Want::Chase => nature == "chase",
+        Want::Chase => {
+            nature == "chase" && horse(after).is_some_and(|h| after.is_attacked(h, Color::Red))
+        }
         Want::Capture => unreachable!(),
         Want::KingToE => {
             nature == "mate_threat"
