@@ -300,13 +300,6 @@ fn dfs(
     if *budget == 0 {
         return false;
     }
-    if std::env::var("GEN_DEBUG").is_ok() && *budget % 100_000 == 0 {
-        eprintln!(
-            "{} depth {i} line {:?}",
-            s.file,
-            line.iter().map(|m| m.to_string()).collect::<Vec<_>>()
-        );
-    }
     *budget -= 1;
     let mut cands: Vec<Move> = pos.legal_moves().iter().copied().collect();
     cands.sort_by_key(|&m| mix(s.seed, i, m));
