@@ -21,7 +21,7 @@ use std::fmt::Write;
 /// Distance between two lines of the board, in SVG user units.
 const CELL: i32 = 56;
 /// Space around the grid (room for the file numbers).
-const MARGIN: i32 = 48;
+const MARGIN: i32 = 66;
 const RED: &str = "#c8102e";
 const BLACK: &str = "#1a1a1a";
 const BOARD: &str = "#f2d7a4";
@@ -208,14 +208,14 @@ pub fn board(setup: &Setup, options: &SvgOptions) -> String {
             w,
             r#"<text x="{}" y="{}">{}</text>"#,
             x_of(f),
-            MARGIN / 2 - 6,
+            MARGIN - CELL * 7 / 16 - 18,
             f + 1
         );
         let _ = writeln!(
             w,
             r#"<text x="{}" y="{}">{}</text>"#,
             x_of(f),
-            y_of(0) + MARGIN / 2 + 6,
+            y_of(0) + CELL * 7 / 16 + 18,
             RED_NUM[f as usize]
         );
     }
@@ -224,8 +224,8 @@ pub fn board(setup: &Setup, options: &SvgOptions) -> String {
             let _ = writeln!(
                 w,
                 r#"<text x="{}" y="{}" font-size="11" font-family="monospace">{}</text>"#,
-                x_of(f) + 10,
-                y_of(0) + 14,
+                x_of(f) + 16,
+                y_of(0) + CELL * 7 / 16 + 18,
                 (b'a' + f as u8) as char
             );
         }
@@ -233,7 +233,7 @@ pub fn board(setup: &Setup, options: &SvgOptions) -> String {
             let _ = writeln!(
                 w,
                 r#"<text x="{}" y="{}" font-size="11" font-family="monospace">{r}</text>"#,
-                MARGIN / 2 - 8,
+                x_of(0) - CELL * 7 / 16 - 14,
                 y_of(r)
             );
         }
