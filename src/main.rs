@@ -135,6 +135,9 @@ enum Command {
         /// Also write the board at the claim ply as an SVG picture to this file.
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// The rules the move natures are judged by: cxa (default) or axf.
+        #[arg(long, default_value = "cxa")]
+        rules: String,
     },
 }
 
@@ -342,7 +345,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
             json,
             lang,
             svg: svg_file,
+            rules,
         } => {
+            let rules =
+                xiangqi_arbiter::rules::Profile::by_name(&rules).ok_or_else(|| Failure {
+                    code: 2,
+                    message: format!("unknown rules '{rules}' (expected cxa or axf)"),
+                })?;
             let line = load_line(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
             let profile = limit_profile(
                 &profile,
@@ -360,7 +369,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     CountingMode::FromCapture
                 },
                 from_ply: from_claim.unwrap_or(0),
-                ..ClaimOptions::default()
+                rules,
             };
             let report = limit::claim(&line.start, &line.moves, claimant, at, &options)
                 .map_err(|e| invalid(e.to_string()))?;
