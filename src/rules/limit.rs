@@ -24,8 +24,23 @@
 //! Which individual moves are void is decided in the order they were played: a check beyond the
 //! check cap, or any attacking move once the attack cap is full, is void. The totals are those of
 //! the formula above.
+//!
+//! ```
+//! use xiangqi_arbiter::{Color, Move, Position};
+//! use xiangqi_arbiter::rules::limit::{self, ClaimOptions, LimitProfile, Verdict};
+//!
+//! // Rook and king against a bare king: the rook checks (h0h9), the general steps aside.
+//! let start = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K3R1 w").unwrap();
+//! let moves: Vec<Move> = ["h0h9", "e9e8", "d0d1", "e8e7"]
+//!     .iter().map(|m| Move::parse_iccs(m).unwrap()).collect();
+//! let options = ClaimOptions { profile: LimitProfile::rapid(), ..ClaimOptions::default() };
+//! let r = limit::claim(&start, &moves, Color::Red, 4, &options).unwrap();
+//! assert_eq!((r.claimant_moves, r.checks, r.counted, r.needed), (2, 1, 2, 48));
+//! assert_eq!(r.verdict, Verdict::ClaimantShort);
+//! ```
 
 use crate::position::Position;
+use crate::rules::nature::try_classify_line;
 pub use crate::rules::nature::{MoveNature, NatureKind, classify_line};
 pub use crate::rules::profile::Profile;
 use crate::types::{Color, Move, Piece, Role};
@@ -301,6 +316,8 @@ pub enum LimitError {
     PlyOutOfRange { at_ply: u32, plies: u32 },
     /// The counting start (from_claim) is after the claim ply.
     StartAfterClaim { from_ply: u32, at_ply: u32 },
+    /// A move of the line is not legal (ply numbered from 1, position before it).
+    IllegalMove { ply: u32, mv: Move, fen: String },
     /// The facts are not one per ply, numbered from 1.
     BadFacts(String),
     /// A settings file or flag combination is invalid.
@@ -318,6 +335,9 @@ impl fmt::Display for LimitError {
                 f,
                 "counting start ply {from_ply} is after the claim ply {at_ply}"
             ),
+            LimitError::IllegalMove { ply, mv, fen } => {
+                write!(f, "ply {ply}: {mv} is not a legal move in {fen}")
+            }
             LimitError::BadFacts(s) => write!(f, "inconsistent move facts: {s}"),
             LimitError::Settings(s) => write!(f, "invalid limit settings: {s}"),
         }
@@ -612,6 +632,13 @@ pub fn facts_for_line(
     let mut pos = *start;
     let mut facts = Vec::with_capacity(moves.len());
     for (i, (&mv, nature)) in moves.iter().zip(natures).enumerate() {
+        if !pos.is_legal(mv) {
+            return Err(LimitError::IllegalMove {
+                ply: i as u32 + 1,
+                mv,
+                fen: pos.fen(),
+            });
+        }
         let side = pos.turn();
         let captured: Option<Piece> = pos.play_unchecked(mv).captured;
         facts.push(PlyFact {
@@ -652,7 +679,13 @@ pub fn claim(
         });
     }
     let moves = &moves[..at_ply as usize];
-    let natures = classify_line(start, moves, &options.rules);
+    let natures = try_classify_line(start, moves, &options.rules).map_err(|(_, e)| {
+        LimitError::IllegalMove {
+            ply: e.index as u32 + 1,
+            mv: e.mv,
+            fen: e.fen,
+        }
+    })?;
     claim_with_natures(start, moves, &natures, claimant, at_ply, options)
 }
 
