@@ -247,13 +247,13 @@ static ELEPHANT_MOVES: [Blockables; 90] = {
         let mut d = 0;
         while d < 4 {
             let (dx, dy) = DIAG[d];
-            if let (Some(eye), Some(to)) = (sq.offset(dx, dy), sq.offset(2 * dx, 2 * dy)) {
-                if (to.rank().index() <= 4) == red_half {
-                    t[i][d] = Blockable {
-                        block: eye,
-                        targets: Bitboard::from_square(to),
-                    };
-                }
+            if let (Some(eye), Some(to)) = (sq.offset(dx, dy), sq.offset(2 * dx, 2 * dy))
+                && (to.rank().index() <= 4) == red_half
+            {
+                t[i][d] = Blockable {
+                    block: eye,
+                    targets: Bitboard::from_square(to),
+                };
             }
             d += 1;
         }
@@ -492,7 +492,7 @@ mod tests {
                 continue;
             };
             // The leg is the orthogonal neighbour in the direction of the long step.
-            let (lx, ly) = if (dx as i32).abs() == 2 {
+            let (lx, ly) = if dx.abs() == 2 {
                 (dx / 2, 0)
             } else {
                 (0, dy / 2)
@@ -673,8 +673,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn tables_are_small() {
-        assert!(TABLE_BYTES < 4 << 20, "{TABLE_BYTES}");
-    }
+    // The attack tables stay well under 4 MiB (checked at compile time).
+    const _: () = assert!(TABLE_BYTES < 4 << 20);
 }

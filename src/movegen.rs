@@ -152,9 +152,10 @@ mod tests {
     #[test]
     fn flying_general_and_cannon_screen() {
         // Moving the only piece between the kings is illegal.
-        let pos = Position::from_fen("4k4/9/9/9/9/4R4/9/9/9/4K4 w").unwrap();
-        assert!(!pos.is_legal(Move::parse_iccs("e4d4").unwrap()));
-        assert!(pos.is_legal(Move::parse_iccs("e4e8").unwrap()));
+        let pos = Position::from_fen("4k4/9/9/9/9/4N4/9/9/9/4K4 w").unwrap();
+        assert!(!pos.is_legal(Move::parse_iccs("e4d6").unwrap()));
+        assert!(pos.is_legal(Move::parse_iccs("e0e1").unwrap()));
+        assert_eq!(pos.legal_moves().len(), 3);
         // Stepping onto the open file of the other king is illegal.
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w").unwrap();
         assert!(!pos.is_legal(Move::parse_iccs("e0d0").unwrap()));
@@ -171,7 +172,7 @@ mod tests {
         assert!(mate.is_check());
         assert!(mate.is_checkmate());
         // No move but not in check: stalemate, which loses in Xiangqi.
-        let stale = Position::from_fen("3k5/9/2R1R4/9/9/9/9/9/9/5K3 b").unwrap();
+        let stale = Position::from_fen("3k5/R8/9/9/9/4R4/9/9/9/5K3 b").unwrap();
         assert!(!stale.is_check(), "{:?}", stale.checkers());
         assert!(stale.is_stalemate());
         assert_eq!(stale.turn(), Color::Black);
