@@ -156,12 +156,14 @@ impl Report {
                 .targets
                 .iter()
                 .map(|t| {
+                    let by: Vec<String> = t.by.iter().map(|s| s.to_string()).collect();
                     format!(
-                        "{}{}{} by {}",
+                        "{}{}{} by {} ({})",
                         t.piece.glyph(),
                         t.square,
                         if t.joint { " joint" } else { "" },
-                        t.how.name()
+                        t.how.name(),
+                        by.join("+")
                     )
                 })
                 .collect();

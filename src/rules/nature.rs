@@ -280,6 +280,11 @@ struct Threat {
     line: ArrayVec<Square, 8>,
     /// The first capture (or the first check of a series).
     first: Move,
+    /// Sound counting only what the capture newly gives the opponent (the threat as such).
+    rel: bool,
+    /// Sound counting everything the opponent could take after it (the capture can really be
+    /// made now).
+    abs: bool,
 }
 
 /// The move-nature analyser: a profile and the node budget of the current move.
@@ -340,14 +345,7 @@ impl<'p> Analyzer<'p> {
     fn is_material(&self, piece: Piece, sq: Square) -> bool {
         match piece.role {
             Role::King => false,
-            Role::Pawn => {
-                let rel = sq.rank().relative_to(piece.color);
-                if rel < 5 {
-                    false
-                } else {
-                    !(rel == 5 && self.profile.just_crossed_pawn_is_no_gain)
-                }
-            }
+            Role::Pawn => !sq.on_own_side(piece.color),
             _ => true,
         }
     }
@@ -468,7 +466,11 @@ impl<'p> Analyzer<'p> {
             let caps = Self::captures_to(q, s);
             let mut found: Option<Threat> = None;
             let mut best = i32::MIN;
+            let mut any_abs = false;
             for m in caps {
+                if self.mutual(q, m.from, s) {
+                    continue;
+                }
                 let (mut v, mut line, recapturable) = self.capture_balance(q, m, false)?;
                 let mut rec = recapturable;
                 if !v.is_gain() && recapturable {
@@ -480,10 +482,18 @@ impl<'p> Analyzer<'p> {
                 if !v.is_gain() {
                     continue;
                 }
-                if !self.capture_is_sound(q, m, v)? {
+                let (rel, abs) = self.capture_is_sound(q, m, v)?;
+                if !rel && !abs {
                     continue;
                 }
-                let sc = self.scalar(v);
+                any_abs |= abs;
+                // Prefer, at equal value, a capturer that is neither the general nor a pawn (the
+                // threat then does not rest on them alone).
+                let lone = matches!(
+                    q.piece_at(m.from).map(|p| p.role),
+                    Some(Role::King) | Some(Role::Pawn)
+                );
+                let sc = i32::from(rel) * 100_000 + self.scalar(v) * 2 + i32::from(!lone);
                 if sc > best {
                     best = sc;
                     found = Some(Threat {
@@ -496,15 +506,18 @@ impl<'p> Analyzer<'p> {
                         },
                         line,
                         first: m,
+                        rel,
+                        abs,
                     });
                 }
             }
-            if let Some(t) = found {
+            if let Some(mut t) = found {
+                t.abs = any_abs;
                 out.push(t);
             }
         }
         if self.profile.chase_check_cap > 0 {
-            for (s, m, capturer) in
+            for (s, m, capturer, _) in
                 self.check_wins(q, self.profile.chase_check_cap, Mat::default())?
             {
                 if out.iter().any(|t| t.square == s) {
@@ -513,6 +526,9 @@ impl<'p> Analyzer<'p> {
                 let Some(piece) = q.piece_at(s).filter(|p| p.color != us) else {
                     continue;
                 };
+                if self.mutual(q, capturer, s) {
+                    continue;
+                }
                 let mut line = ArrayVec::new();
                 line.push(capturer);
                 out.push(Threat {
@@ -521,24 +537,62 @@ impl<'p> Analyzer<'p> {
                     how: WinHow::Checks,
                     line,
                     first: m,
+                    rel: true,
+                    abs: true,
                 });
             }
         }
         Ok(out)
     }
 
+    /// Whether the enemy piece on `target` can legally take the chaser's piece on `attacker` and
+    /// is worth the same: a mutual attack of equals is an exchange offer (兑), not a chase.
+    fn mutual(&self, q: &Position, attacker: Square, target: Square) -> bool {
+        let (Some(a), Some(b)) = (q.piece_at(attacker), q.piece_at(target)) else {
+            return false;
+        };
+        if self.mat(a) != self.mat(b) {
+            return false;
+        }
+        let opp = q.null_move();
+        Self::captures_to(&opp, attacker)
+            .iter()
+            .any(|m| m.from == target)
+    }
+
     /// Safety and cost of a winning capture: the capturer's side is not mated right after it, and
     /// what the opponent can newly win elsewhere (the capturer left a piece it protected or
     /// shielded) does not eat up the gain.
-    fn capture_is_sound(&mut self, q: &Position, m: Move, v: Mat) -> Result<bool, Exhausted> {
+    fn capture_is_sound(
+        &mut self,
+        q: &Position,
+        m: Move,
+        v: Mat,
+    ) -> Result<(bool, bool), Exhausted> {
         let r = q.after(m);
         if search::mate_by_checks(&r, self.profile.refutation_mate_cap, &mut self.budget)? {
-            return Ok(false);
+            return Ok((false, false));
+        }
+        // A counter-attack by checks that wins back at least as much is a root too.
+        if self.profile.chase_check_cap > 0 {
+            let cap = self.profile.chase_check_cap;
+            let before = self.check_wins(&q.null_move(), cap, Mat::default())?;
+            for (t, _, _, back) in self.check_wins(&r, cap, Mat::default())? {
+                if before.iter().any(|b| b.0 == t) {
+                    continue; // the opponent could already do that: not caused by the capture
+                }
+                if !(v - back).is_gain() {
+                    return Ok((false, false));
+                }
+            }
+        }
+        if !self.profile.capturer_duties {
+            return Ok((true, true));
         }
         let base = self.best_capture(&q.null_move(), None);
         let after = self.best_capture(&r, Some(m.to));
-        let cost = (after - base).max(0);
-        Ok(self.scalar(v) - cost > 0)
+        let gain = self.scalar(v);
+        Ok((gain - (after - base).max(0) > 0, gain - after > 0))
     }
 
     /// The best balance (scalar) of any capture by the side to move, except onto `skip`.
@@ -556,15 +610,16 @@ impl<'p> Analyzer<'p> {
     }
 
     /// Targets the side to move wins by a series of checks ending in a capture that nets
-    /// material (counting what the checks gave up or won): (square, first check, capturer).
+    /// material (counting what the checks gave up or won): (square, first check, capturer, the
+    /// net balance of the whole line against the best defence).
     fn check_wins(
         &mut self,
         q: &Position,
         cap: u32,
         offset: Mat,
-    ) -> Result<Vec<(Square, Move, Square)>, Exhausted> {
+    ) -> Result<Vec<(Square, Move, Square, Mat)>, Exhausted> {
         let us = q.turn();
-        let mut out: Vec<(Square, Move, Square)> = Vec::new();
+        let mut out: Vec<(Square, Move, Square, Mat)> = Vec::new();
         for m in search::checking_moves(q) {
             self.budget.tick()?;
             let gained = q.piece_at(m.to).map(|p| self.mat(p)).unwrap_or_default();
@@ -573,12 +628,12 @@ impl<'p> Analyzer<'p> {
             if replies.is_empty() {
                 continue; // mate: a mate threat, not a chase
             }
-            let mut common: Option<Vec<(Square, Square)>> = None;
+            let mut common: Option<Vec<(Square, Square, Mat)>> = None;
             for rep in replies {
                 let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
                 let off = offset + gained - lost;
                 let s2 = r.after(rep);
-                let mut wins: Vec<(Square, Square)> = Vec::new();
+                let mut wins: Vec<(Square, Square, Mat)> = Vec::new();
                 for s in s2.by_color(!us) {
                     let Some(piece) = s2.piece_at(s) else {
                         continue;
@@ -587,22 +642,33 @@ impl<'p> Analyzer<'p> {
                         continue;
                     }
                     if let Some(c) = &common
-                        && !c.iter().any(|&(t, _)| t == s)
+                        && !c.iter().any(|&(t, _, _)| t == s)
                     {
                         continue;
                     }
+                    let mut best: Option<(Square, Mat)> = None;
                     for cm in Self::captures_to(&s2, s) {
                         let (v, _, _) = self.capture_balance(&s2, cm, false)?;
-                        if (off + v).is_gain() {
-                            wins.push((s, cm.from));
-                            break;
+                        let total = off + v;
+                        if total.is_gain()
+                            && best.is_none_or(|(_, b)| self.scalar(total) > self.scalar(b))
+                        {
+                            best = Some((cm.from, total));
                         }
+                    }
+                    if let Some((from, total)) = best {
+                        wins.push((s, from, total));
                     }
                 }
                 if cap > 1 {
-                    for (s, _, capturer) in self.check_wins(&s2, cap - 1, off)? {
-                        if !wins.iter().any(|&(t, _)| t == s) {
-                            wins.push((s, capturer));
+                    for (s, _, capturer, total) in self.check_wins(&s2, cap - 1, off)? {
+                        match wins.iter_mut().find(|w| w.0 == s) {
+                            Some(w) => {
+                                if self.scalar(total) > self.scalar(w.2) {
+                                    *w = (s, capturer, total);
+                                }
+                            }
+                            None => wins.push((s, capturer, total)),
                         }
                     }
                 }
@@ -610,16 +676,28 @@ impl<'p> Analyzer<'p> {
                     None => wins,
                     Some(c) => c
                         .into_iter()
-                        .filter(|(t, _)| wins.iter().any(|(w, _)| w == t))
+                        .filter_map(|(t, from, v)| {
+                            let w = wins.iter().find(|w| w.0 == t)?;
+                            Some(if self.scalar(w.2) < self.scalar(v) {
+                                (t, w.1, w.2)
+                            } else {
+                                (t, from, v)
+                            })
+                        })
                         .collect(),
                 });
                 if common.as_ref().is_some_and(|c| c.is_empty()) {
                     break;
                 }
             }
-            for (s, capturer) in common.unwrap_or_default() {
-                if !out.iter().any(|&(t, _, _)| t == s) {
-                    out.push((s, m, capturer));
+            for (s, capturer, v) in common.unwrap_or_default() {
+                match out.iter_mut().find(|o| o.0 == s) {
+                    Some(o) => {
+                        if self.scalar(v) > self.scalar(o.3) {
+                            *o = (s, m, capturer, v);
+                        }
+                    }
+                    None => out.push((s, m, capturer, v)),
                 }
             }
         }
@@ -637,6 +715,15 @@ impl<'p> Analyzer<'p> {
         setup.board[sq as usize] = None;
         let p = Position::from_setup_unchecked(&setup);
         for m in Self::captures_to(&p, t.square) {
+            // With the general/pawn-alone rule, their captures alone are no chase.
+            if self.profile.king_pawn_alone_idle
+                && matches!(
+                    p.piece_at(m.from).map(|x| x.role),
+                    Some(Role::King) | Some(Role::Pawn)
+                )
+            {
+                continue;
+            }
             let (mut v, _, rec) = self.capture_balance(&p, m, false)?;
             if !v.is_gain() && rec {
                 v = self.capture_balance(&p, m, true)?.0;
@@ -651,34 +738,57 @@ impl<'p> Analyzer<'p> {
     /// The chaser's pieces needed for a direct threat: the capturers of the principal line, and
     /// any other piece bearing on the square without which the threat is gone.
     fn participants(&mut self, q: &Position, t: &Threat) -> Result<Vec<Square>, Exhausted> {
-        let mut parts: Vec<Square> = Vec::new();
-        for &sq in &t.line {
-            if !parts.contains(&sq) {
-                parts.push(sq);
-            }
-        }
+        let capturer = t.first.from;
         if t.how == WinHow::Checks {
-            return Ok(parts);
+            return Ok(t.line.to_vec());
         }
         let us = q.turn();
-        let capturer = t.first.from;
-        // Pieces bearing on the square, directly or behind the capturer (x-ray).
+        let occ = q.occupied();
+        let rot = q.occupied_rotated();
+        // Pieces bearing on the square: directly, behind the capturer (x-ray), or as the screen
+        // of a cannon bearing on it.
         let mut setup = q.to_setup();
         setup.board[capturer as usize] = None;
         let without = Position::from_setup_unchecked(&setup);
-        let bearing = (Self::pseudo_capturers(q, t.square, us)
-            | Self::pseudo_capturers(&without, t.square, us))
-            - Bitboard::from_square(capturer)
-            - q.pieces(us, Role::King);
+        let mut bearing = Self::pseudo_capturers(q, t.square, us)
+            | Self::pseudo_capturers(&without, t.square, us)
+            | Bitboard::from_square(capturer);
+        for c in bearing & q.pieces(us, Role::Cannon) {
+            let screen = attacks::rook_attacks(c, occ, rot)
+                & attacks::rook_attacks(t.square, occ, rot)
+                & q.by_color(us);
+            bearing |= screen;
+        }
+        bearing = bearing - q.pieces(us, Role::King);
+        // Necessary pieces: take one away and the threat is gone.
+        let mut parts: Vec<Square> = Vec::new();
         for sq in bearing {
-            if parts.contains(&sq) {
-                continue;
-            }
             if !self.survives_without(q, sq, t)? {
                 parts.push(sq);
             }
         }
+        let lone_capturer = matches!(
+            q.piece_at(capturer).map(|p| p.role),
+            Some(Role::King) | Some(Role::Pawn)
+        );
+        if (parts.is_empty() || lone_capturer) && !parts.contains(&capturer) {
+            parts.insert(0, capturer);
+        }
         Ok(parts)
+    }
+
+    /// The enemy pieces the side to move of `pos` could win next move (before newness, the
+    /// general/pawn-alone rule and joint analysis): square, piece, how, and the capturer.
+    pub fn threats_of(
+        &mut self,
+        pos: &Position,
+    ) -> Result<Vec<(Square, Piece, WinHow, Square)>, Exhausted> {
+        self.budget = Budget::new(self.profile.node_budget);
+        Ok(self
+            .threats(pos)?
+            .into_iter()
+            .map(|t| (t.square, t.piece, t.how, t.first.from))
+            .collect())
     }
 
     /// The nature of `m` played in `before`; `prev` is the opponent's move just before.
@@ -702,7 +812,7 @@ impl<'p> Analyzer<'p> {
         let answered_check = before.is_check()
             && (self.profile.answer_to_check_any_piece || moved.role == Role::King);
         if !answered_check {
-            match self.attacking_nature(before, &after) {
+            match self.attacking_nature(before, &after, m, prev) {
                 Ok(Some((kind, targets))) => {
                     nature.kind = kind;
                     nature.targets = targets;
@@ -724,7 +834,10 @@ impl<'p> Analyzer<'p> {
         &mut self,
         before: &Position,
         after: &Position,
+        m: Move,
+        prev: Option<Move>,
     ) -> Result<Option<(NatureKind, Vec<ChaseTarget>)>, Exhausted> {
+        let moved_to = m.to;
         let q1 = after.null_move();
         if search::mate_by_checks(&q1, self.profile.mate_ply_cap, &mut self.budget)? {
             return Ok(Some((NatureKind::MateThreat, Vec::new())));
@@ -736,13 +849,40 @@ impl<'p> Analyzer<'p> {
         let t0 = self.threats(before)?;
         let mut targets = Vec::new();
         for t in &t1 {
-            if t0
-                .iter()
-                .any(|o| o.square == t.square && o.piece == t.piece)
-            {
+            if !t.rel {
                 continue;
             }
-            let parts = self.participants(&q1, t)?;
+            let same = |o: &&Threat| o.square == t.square && o.piece == t.piece;
+            let old_rel = t0.iter().filter(same).any(|o| o.rel);
+            let old_abs = t0.iter().filter(same).any(|o| o.abs);
+            let mut parts: Option<Vec<Square>> = None;
+            if old_rel {
+                // The threat as such existed. It is new only if it could not really be carried
+                // out before (the capture lost something elsewhere) and the moved piece takes part.
+                if old_abs {
+                    continue;
+                }
+                let p = self.participants(&q1, t)?;
+                if !p.contains(&moved_to) {
+                    continue;
+                }
+                parts = Some(p);
+            }
+            if self.profile.just_crossed_pawn_is_no_gain
+                && t.piece.role == Role::Pawn
+                && prev.is_some_and(|p| {
+                    p.to == t.square
+                        && p.from.on_own_side(t.piece.color)
+                        && !p.to.on_own_side(t.piece.color)
+                })
+            {
+                continue; // the pawn has just crossed the river: winning it is no gain
+            }
+            let parts = match parts {
+                Some(p) => p,
+                None => self.participants(&q1, t)?,
+            };
+            if std::env::var("XQDBG").is_ok() { eprintln!("target {} parts {:?}", t.square, parts); }
             if self.profile.king_pawn_alone_idle && parts.len() == 1 {
                 let role = q1.piece_at(parts[0]).map(|p| p.role);
                 if matches!(role, Some(Role::King) | Some(Role::Pawn)) {

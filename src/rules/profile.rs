@@ -70,10 +70,15 @@ pub struct Profile {
     /// because the general answered a check is idle). `true`: any answer to a check;
     /// `false`: only moves of the general.
     pub answer_to_check_any_piece: bool,
+    /// CXA special case: a chasing piece whose capture costs more elsewhere than it wins (it was
+    /// the only protector of something, or shielded it on its line) does not chase. The cost is
+    /// what the opponent can newly win by one capture after the chaser's capture.
+    pub capturer_duties: bool,
     /// The general or a pawn attacking by itself is idle (CXA); joint threats remain chases.
     pub king_pawn_alone_idle: bool,
-    /// Winning a pawn that has just crossed the river (on its first rank beyond the river) is not
-    /// a gain (RULES.md §1). `false` makes it count like any crossed pawn.
+    /// Winning a pawn that has just crossed the river (the opponent's last move took it across)
+    /// is not a gain, so threatening it is no chase (RULES.md §1). `false` makes it count like any
+    /// crossed pawn.
     pub just_crossed_pawn_is_no_gain: bool,
     /// A mate threat counts as forbidden (CXA: 长杀 is forbidden; AXF: perpetual mate threat is
     /// allowed).
@@ -116,6 +121,7 @@ impl Profile {
             node_budget: 200_000,
             refutation_mate_cap: 3,
             answer_to_check_any_piece: true,
+            capturer_duties: true,
             king_pawn_alone_idle: true,
             just_crossed_pawn_is_no_gain: true,
             mate_threat_forbidden: true,
@@ -138,6 +144,7 @@ impl Profile {
             check_chase_mix_allowed: true,
             single_vs_joint: false,
             tournament_overlay: false,
+            capturer_duties: false,
             just_crossed_pawn_is_no_gain: false,
             ..Profile::cxa()
         }
