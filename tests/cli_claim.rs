@@ -194,7 +194,10 @@ fn rapid_claim() {
         "claim_rapid.pgn",
         &["--claimant", "red", "--profile", "rapid"],
     ));
-    assert!(en.contains("checks at most 8"), "{en}");
+    assert!(
+        en.contains("at most 25 count; of them at most 8 checks;"),
+        "{en}"
+    );
     // Custom flags: the slow rule with the rapid check cap.
     let v = claim_json(
         "claim_rapid.pgn",

@@ -798,14 +798,6 @@ fn profile_title(name: &str, lang: Lang) -> String {
     }
 }
 
-fn cap_text(cap: Option<u32>, lang: Lang) -> String {
-    match (cap, lang) {
-        (Some(c), _) => c.to_string(),
-        (None, Lang::En) => "no cap".into(),
-        (None, Lang::Zh) => "不限".into(),
-    }
-}
-
 /// Writes a list of plies of one side compactly: runs two plies apart become "3-41".
 fn ply_list(plies: &[u32]) -> String {
     let mut parts = Vec::new();
@@ -826,30 +818,35 @@ fn ply_list(plies: &[u32]) -> String {
 }
 
 impl LimitReport {
-    /// The rule applied, one sentence.
+    /// The rule applied, in a sentence or two.
     pub fn rule_text(&self, lang: Lang) -> String {
         let n = self.required;
         let mut s = match lang {
             Lang::En => format!(
-                "Natural move limit ({}): a draw may be claimed when neither side has captured for {n} moves; \
-                 the claimant's checks, mate threats and chases count at most {} in all, checks at most {}, \
-                 the excess is void.",
+                "Natural move limit ({}): a draw may be claimed when neither side has captured for {n} moves. \
+                 Of the claimant's checks, mate threats and chases {}; {}; moves beyond a cap are void and do not count.",
                 self.profile,
-                cap_text(self.attack_cap, lang),
-                if self.check_cap == Some(0) {
-                    "never".into()
-                } else {
-                    cap_text(self.check_cap, lang)
+                match self.attack_cap {
+                    Some(c) => format!("at most {c} count"),
+                    None => "all count (no cap)".into(),
+                },
+                match self.check_cap {
+                    Some(0) => "checks never count".to_string(),
+                    Some(c) => format!("of them at most {c} checks"),
+                    None => "checks have no separate cap".into(),
                 }
             ),
             Lang::Zh => format!(
-                "自然限着（{}）：双方连续{n}回合未吃子，可要求判和；提和方的将、杀、捉合计最多计{}着，其中将最多计{}着，超出部分不计。",
+                "自然限着（{}）：双方连续{n}回合未吃子，可要求判和。提和方的将、杀、捉{}，{}，超出部分为废着，不计回合。",
                 profile_title(&self.profile, lang),
-                cap_text(self.attack_cap, lang),
-                if self.check_cap == Some(0) {
-                    "0（将军一律不计）".into()
-                } else {
-                    cap_text(self.check_cap, lang)
+                match self.attack_cap {
+                    Some(c) => format!("合计最多计{c}着"),
+                    None => "不限着数".into(),
+                },
+                match self.check_cap {
+                    Some(0) => "将军一律不计".to_string(),
+                    Some(c) => format!("其中将最多计{c}着"),
+                    None => "将不另设限".into(),
                 }
             ),
         };
@@ -1067,7 +1064,7 @@ impl LimitReport {
                     void_moves.iter().for_each(|m| out += &line(m));
                 }
                 if !idle.is_empty() {
-                    out += &format!("Idle moves (counted): {}\n", ply_list(&idle));
+                    out += &format!("Idle moves (counted), by ply: {}\n", ply_list(&idle));
                 }
                 if !self.certain {
                     out += "Caution: the verdict depends on moves whose nature is undetermined.\n";
@@ -1145,7 +1142,7 @@ impl LimitReport {
                     void_moves.iter().for_each(|m| out += &line(m));
                 }
                 if !idle.is_empty() {
-                    out += &format!("闲着（计入）：{}\n", ply_list(&idle));
+                    out += &format!("闲着（计入），步数：{}\n", ply_list(&idle));
                 }
                 if !self.certain {
                     out += "注意：结论取决于性质未定的着法。\n";

@@ -882,7 +882,9 @@ impl<'p> Analyzer<'p> {
                 Some(p) => p,
                 None => self.participants(&q1, t)?,
             };
-            if std::env::var("XQDBG").is_ok() { eprintln!("target {} parts {:?}", t.square, parts); }
+            if std::env::var("XQDBG").is_ok() {
+                eprintln!("target {} parts {:?}", t.square, parts);
+            }
             if self.profile.king_pawn_alone_idle && parts.len() == 1 {
                 let role = q1.piece_at(parts[0]).map(|p| p.role);
                 if matches!(role, Some(Role::King) | Some(Role::Pawn)) {
