@@ -924,3 +924,26 @@ fn illegal_moves_are_reported_with_their_ply() {
     // Up to the illegal move the claim can be judged.
     assert!(limit::claim(&start, &moves, Color::Red, 3, &ClaimOptions::default()).is_ok());
 }
+
+#[test]
+fn plies_before_a_set_up_position_are_reported_not_counted() {
+    let start = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K3R1 w - - 30 20").unwrap();
+    let moves: Vec<_> = ["h0h1", "e9e8"]
+        .iter()
+        .map(|m| xiangqi_arbiter::Move::parse_iccs(m).unwrap())
+        .collect();
+    let r = limit::claim(&start, &moves, Color::Red, 2, &ClaimOptions::default()).unwrap();
+    assert_fields(
+        &r,
+        serde_json::json!({"window_start_ply": 0, "unrecorded_plies": 30, "claimant_moves": 1}),
+    );
+    assert!(r.render(limit::Lang::Zh).contains("此前已有30步未吃子"));
+    // After a capture in the record the FEN's count no longer matters.
+    let r = claim_sample(
+        "claim_slow_valid.pgn",
+        Color::Red,
+        121,
+        LimitProfile::slow(),
+    );
+    assert_eq!(r.unrecorded_plies, 0);
+}

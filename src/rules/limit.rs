@@ -409,6 +409,9 @@ pub struct LimitReport {
     pub window_end_ply: u32,
     /// The ply of the last capture at or before the claim, if any.
     pub last_capture_ply: Option<u32>,
+    /// When the window opens at the start of a record that begins from a set-up position: the
+    /// capture-free plies its FEN says were played before (not on the score sheet, not counted).
+    pub unrecorded_plies: u32,
     pub claimant_moves: u32,
     pub checks: u32,
     pub mate_threats: u32,
@@ -567,6 +570,7 @@ pub fn count(
         window_start_ply,
         window_end_ply: at_ply,
         last_capture_ply,
+        unrecorded_plies: 0,
         claimant_moves,
         checks,
         mate_threats,
@@ -709,7 +713,7 @@ pub fn claim_with_natures(
     for &m in &moves[..at_ply as usize] {
         pos.play_unchecked(m);
     }
-    count(
+    let mut report = count(
         &facts,
         at_ply,
         claimant,
@@ -717,7 +721,11 @@ pub fn claim_with_natures(
         options.counting,
         options.from_ply,
         &ClaimPosition::of(&pos),
-    )
+    )?;
+    if report.window_start_ply == 0 {
+        report.unrecorded_plies = start.halfmoves();
+    }
+    Ok(report)
 }
 
 /// The natural-limit status for both possible claimants: the `natural_limit` section of the
@@ -1069,6 +1077,12 @@ impl LimitReport {
                 if !self.certain {
                     out += "Caution: the verdict depends on moves whose nature is undetermined.\n";
                 }
+                if self.unrecorded_plies > 0 {
+                    out += &format!(
+                        "Note: the record starts from a set-up position {} plies after the last capture; those plies are not on the score sheet and are not counted.\n",
+                        self.unrecorded_plies
+                    );
+                }
                 out += &format!("Rule: {}\n", self.rule_text(lang));
             }
             Lang::Zh => {
@@ -1146,6 +1160,12 @@ impl LimitReport {
                 }
                 if !self.certain {
                     out += "注意：结论取决于性质未定的着法。\n";
+                }
+                if self.unrecorded_plies > 0 {
+                    out += &format!(
+                        "说明：棋谱自排局开始，局面表明此前已有{}步未吃子；这些着法不在记录中，不计入。\n",
+                        self.unrecorded_plies
+                    );
                 }
                 out += &format!("规则：{}\n", self.rule_text(lang));
             }
