@@ -353,7 +353,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     message: format!("unknown rules '{rules}' (expected cxa or axf)"),
                 })?;
             let line = load_line(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
-            let profile = limit_profile(
+            let (profile, counting) = limit_profile(
                 &profile,
                 settings.as_deref(),
                 limit_n,
@@ -363,10 +363,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let at = at.unwrap_or(line.moves.len() as u32);
             let options = ClaimOptions {
                 profile,
-                counting: if from_claim.is_some() {
-                    CountingMode::FromClaim
-                } else {
-                    CountingMode::FromCapture
+                counting: match (from_claim, counting) {
+                    (Some(_), _) => CountingMode::FromClaim,
+                    (None, Some(CountingMode::FromClaim)) => {
+                        return Err(invalid(
+                            "the settings count from the claim (from_claim): give the ply of the claim with --from-claim PLY",
+                        ));
+                    }
+                    _ => CountingMode::FromCapture,
                 },
                 from_ply: from_claim.unwrap_or(0),
                 rules,
@@ -494,7 +498,7 @@ fn limit_profile(
     limit_n: Option<u32>,
     attack_cap: Option<Cap>,
     check_cap: Option<Cap>,
-) -> Result<LimitProfile, Failure> {
+) -> Result<(LimitProfile, Option<CountingMode>), Failure> {
     let mut settings_obj = match settings {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| Failure {
@@ -518,7 +522,8 @@ fn limit_profile(
     if let Some(Cap(c)) = check_cap {
         settings_obj.check_cap = Some(c);
     }
-    settings_obj.profile().map_err(|e| invalid(e.to_string()))
+    let profile = settings_obj.profile().map_err(|e| invalid(e.to_string()))?;
+    Ok((profile, settings_obj.counting))
 }
 
 fn main() -> ExitCode {

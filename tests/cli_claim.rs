@@ -332,6 +332,33 @@ fn from_claim_counting_and_settings_file() {
         &v,
         serde_json::json!({"profile": "club", "required": 56, "counted": 56, "valid": true}),
     );
+    std::fs::write(&settings, r#"{"counting": "from_claim"}"#).unwrap();
+    let o = claim(
+        "claim_slow_valid.pgn",
+        &[
+            "--claimant",
+            "red",
+            "--settings",
+            settings.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--from-claim PLY"), "{}", stderr(&o));
+    let v = claim_json(
+        "claim_slow_valid.pgn",
+        &[
+            "--claimant",
+            "red",
+            "--settings",
+            settings.to_str().unwrap(),
+            "--from-claim",
+            "61",
+        ],
+    );
+    check(
+        &v,
+        serde_json::json!({"counting": "from_claim", "window_start_ply": 61, "claimant_moves": 30}),
+    );
     std::fs::write(&settings, r#"{"moves": 0}"#).unwrap();
     let o = claim(
         "claim_slow_checks_void.pgn",
