@@ -19,6 +19,7 @@ pub mod attacks;
 pub mod bitboard;
 pub mod diagram;
 pub mod movegen;
+pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod record;
@@ -28,6 +29,7 @@ pub mod svg;
 pub mod types;
 
 pub use bitboard::Bitboard;
+pub use notation::{Notation, parse_move, print_move};
 pub use perft::{divide, perft, perft_parallel};
 pub use position::{FenPositionError, Position, PositionError, SetupProblem, Undo};
 pub use setup::{FenError, START_FEN, Setup};

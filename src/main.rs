@@ -64,6 +64,18 @@ enum Command {
         #[arg(long)]
         moves: Option<String>,
     },
+    /// List the legal moves of a position in a notation.
+    Moves {
+        /// The position (default: the standard start).
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+        /// Notation of the listed moves: iccs, wxf or chinese.
+        #[arg(long, default_value = "iccs")]
+        notation: xiangqi_arbiter::Notation,
+        /// One JSON object {"fen","turn","notation","count","moves":[{"iccs","text"}]}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Draw a position as a text diagram, and as an SVG picture with --svg.
     Show {
         /// A game record; the position is taken after --at plies of its main line.
@@ -242,6 +254,18 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     nps / 1e6
                 );
             }
+            Ok(())
+        }
+        Command::Moves {
+            fen,
+            notation,
+            json,
+        } => {
+            let pos = parse_fen(&fen)?;
+            print!(
+                "{}",
+                xiangqi_arbiter::notation::moves_report(&pos, notation, json)
+            );
             Ok(())
         }
         Command::Adjudicate {

@@ -791,7 +791,7 @@ fn text_reports_in_both_languages() {
         "{en}"
     );
     assert!(
-        en.contains("63 g8g7 check (void: beyond the check cap)"),
+        en.contains("63 g8g7 R3-1 check (void: beyond the check cap)"),
         "{en}"
     );
     let zh = r.render(limit::Lang::Zh);
@@ -800,7 +800,10 @@ fn text_reports_in_both_languages() {
         "{zh}"
     );
     assert!(zh.contains("不计的着法"), "{zh}");
-    assert!(zh.contains("超出将军限额"), "{zh}");
+    assert!(
+        zh.contains("63 g8g7 车三退一 将（不计：超出将军限额）"),
+        "{zh}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -39,6 +39,7 @@
 //! assert_eq!(r.verdict, Verdict::ClaimantShort);
 //! ```
 
+use crate::notation::{Notation, print_move};
 use crate::position::Position;
 use crate::rules::nature::try_classify_line;
 pub use crate::rules::nature::{MoveNature, NatureKind, classify_line};
@@ -360,11 +361,15 @@ pub enum VoidReason {
 }
 
 /// One of the claimant's moves inside the window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CountedMove {
     pub ply: u32,
     #[serde(serialize_with = "opt_move")]
     pub mv: Option<Move>,
+    /// The move in Chinese notation (炮二平五), when the game is known.
+    pub chinese: Option<String>,
+    /// The move in WXF notation (C2.5), when the game is known.
+    pub wxf: Option<String>,
     pub nature: NatureKind,
     /// Counts toward N.
     pub counted: bool,
@@ -534,6 +539,8 @@ pub fn count(
         moves.push(CountedMove {
             ply: f.ply,
             mv: f.mv,
+            chinese: None,
+            wxf: None,
             nature: f.kind,
             counted: void.is_none(),
             void,
@@ -724,6 +731,16 @@ pub fn claim_with_natures(
     )?;
     if report.window_start_ply == 0 {
         report.unrecorded_plies = start.halfmoves();
+    }
+    // Name the claimant's moves in the notations arbiters read.
+    let mut pos = *start;
+    let mut listed = report.moves.iter_mut().peekable();
+    for (i, &m) in moves[..at_ply as usize].iter().enumerate() {
+        if let Some(cm) = listed.next_if(|cm| cm.ply as usize == i + 1) {
+            cm.chinese = Some(print_move(&pos, m, Notation::Chinese));
+            cm.wxf = Some(print_move(&pos, m, Notation::Wxf));
+        }
+        pos.play_unchecked(m);
     }
     Ok(report)
 }
@@ -985,7 +1002,16 @@ impl LimitReport {
             .filter(|m| m.nature != NatureKind::Idle)
             .partition(|m| m.void.is_some());
         let line = |m: &CountedMove| -> String {
-            let mv = m.mv.map(|m| format!(" {m}")).unwrap_or_default();
+            let name = match lang {
+                Lang::En => m.wxf.as_deref(),
+                Lang::Zh => m.chinese.as_deref(),
+            };
+            let mv = match (m.mv, name) {
+                (Some(mv), Some(n)) => format!(" {mv} {n}"),
+                (Some(mv), None) => format!(" {mv}"),
+                (None, Some(n)) => format!(" {n}"),
+                (None, None) => String::new(),
+            };
             let why = match (m.void, lang) {
                 (Some(VoidReason::CheckCap), Lang::En) => " (void: beyond the check cap)",
                 (Some(VoidReason::AttackCap), Lang::En) => " (void: beyond the attack cap)",
