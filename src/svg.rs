@@ -9,7 +9,7 @@
 //! let pos = Position::start();
 //! let m = Move::parse_iccs("h2e2").unwrap();
 //! let doc = svg::position(&pos.after(m), Some(m), Some("1. 炮二平五"));
-//! assert!(doc.starts_with("<?xml") && doc.contains("楚河") && doc.contains("炮"));
+//! assert!(doc.starts_with("<?xml") && doc.contains("楚 河") && doc.contains("炮"));
 //! ```
 
 use crate::diagram::diagram_glyph;
