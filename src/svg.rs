@@ -296,9 +296,22 @@ pub fn board(setup: &Setup, options: &SvgOptions) -> String {
     let _ = writeln!(w, "</g>");
 
     if let Some(c) = &options.caption {
+        // Squeeze a caption that would not fit (CJK glyphs are about one em wide, others half).
+        let size = 17.0;
+        let estimate: f64 = c
+            .chars()
+            .map(|ch| if (ch as u32) < 0x2E80 { 0.56 } else { 1.0 })
+            .sum::<f64>()
+            * size;
+        let room = (width - 24) as f64;
+        let fit = if estimate > room {
+            format!(r#" textLength="{room}" lengthAdjust="spacingAndGlyphs""#)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             w,
-            r#"<text x="{}" y="{}" font-family="{FONT}" font-size="18" fill="{LINE}" text-anchor="middle" dominant-baseline="central">{}</text>"#,
+            r#"<text x="{}" y="{}" font-family="{FONT}" font-size="{size}" fill="{LINE}" text-anchor="middle" dominant-baseline="central"{fit}>{}</text>"#,
             width / 2,
             height - caption_h / 2 - 4,
             escape(c)

@@ -962,32 +962,55 @@ impl LimitReport {
         }
     }
 
-    /// One line for a picture caption.
+    /// One short line for a picture caption.
     pub fn caption(&self, lang: Lang) -> String {
+        let c = self.claimant;
+        let ending_zh = match self.ending {
+            Some(Ending::Stalemate) => "困毙",
+            _ => "将死",
+        };
         match lang {
             Lang::En => format!(
-                "{} claims at ply {} ({}): {} - counted {}/{}, {} {}/{}",
-                self.claimant,
+                "{c} claims at ply {} ({}): {}",
                 self.at_ply,
                 self.profile,
-                if self.valid { "valid" } else { "not valid" },
-                self.counted,
-                self.required,
-                self.claimant.other(),
-                self.opponent_moves,
-                self.required
+                match self.verdict {
+                    Verdict::Valid => format!("valid, draw ({}/{})", self.counted, self.required),
+                    Verdict::GameOver => format!(
+                        "{} wins over the draw",
+                        match self.ending {
+                            Some(Ending::Stalemate) => "stalemate",
+                            _ => "checkmate",
+                        }
+                    ),
+                    Verdict::ClaimantShort =>
+                        format!("not valid, {} more moves needed", self.needed),
+                    Verdict::OpponentShort => format!(
+                        "not valid, {} needs {} more",
+                        c.other(),
+                        self.opponent_needed
+                    ),
+                    Verdict::Inadmissible =>
+                        format!("refused, {} attacking pieces", self.attacking_pieces),
+                }
             ),
             Lang::Zh => format!(
-                "{}方第{}步提和（{}）：{}，计入{}/{}，{}方{}/{}",
-                self.claimant.name_zh(),
+                "{}方第{}步提和（{}）：{}",
+                c.name_zh(),
                 self.at_ply,
                 profile_title(&self.profile, lang),
-                if self.valid { "成立" } else { "不成立" },
-                self.counted,
-                self.required,
-                self.claimant.other().name_zh(),
-                self.opponent_moves,
-                self.required
+                match self.verdict {
+                    Verdict::Valid => "成立，判和".to_string(),
+                    Verdict::GameOver => format!("{}优先，不成立", ending_zh),
+                    Verdict::ClaimantShort => format!("不成立，尚差{}着", self.needed),
+                    Verdict::OpponentShort => format!(
+                        "不成立，{}方尚差{}着",
+                        c.other().name_zh(),
+                        self.opponent_needed
+                    ),
+                    Verdict::Inadmissible =>
+                        format!("原则上不予判和（{}个进攻子力）", self.attacking_pieces),
+                }
             ),
         }
     }
