@@ -130,9 +130,11 @@ pub struct ParseOptions {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ParsedMove {
     pub mv: Move,
-    /// The token is ambiguous on paper (a plain file form with two or more such pieces on the file)
-    /// and was resolved because only one of them can legally make the move. Standard notation
-    /// would have used a qualifier (前/后); readers may want to warn.
+    /// The token is ambiguous on paper: a plain file form naming a file that holds two or more
+    /// rooks, horses, cannons or pawns of the mover (or advisors/elephants that could both reach
+    /// the destination), resolved because only one of them can legally make the move. Standard
+    /// notation would have used a qualifier (前/后, +/-); readers may want to warn. (WXF's plain
+    /// file digit for the middle one of 3 or 5 pawns is standard and not flagged.)
     pub resolved_by_legality: bool,
 }
 
@@ -1117,7 +1119,10 @@ fn paper(
     match (geo.len(), legal.len()) {
         (_, 1) => Ok(ParsedMove {
             mv: legal[0],
-            resolved_by_legality: geo.len() > 1,
+            // Two advisors or elephants on a file never take a qualifier: the destination decides.
+            // For the other pieces the standard form would have used 前/后 (or +/-).
+            resolved_by_legality: geo.len() > 1
+                || !matches!(d.role, Role::Advisor | Role::Elephant | Role::King),
         }),
         (_, 0) => Err(PaperFail::NoneLegal(geo)),
         _ => Err(PaperFail::Several(legal)),
