@@ -432,6 +432,9 @@ pub(crate) type Chars = ArrayVec<char, 8>;
 pub(crate) fn token_chars(text: &str, strip_checks: bool) -> Option<Chars> {
     let mut out = Chars::new();
     for c in text.trim().chars() {
+        if matches!(c, '\u{feff}' | '\u{200b}') {
+            continue; // byte-order mark, zero-width space
+        }
         let c = fold_width(c);
         if out.try_push(c).is_err() {
             return None;
