@@ -157,6 +157,71 @@ pub fn cannon_attacks(sq: Square, occ: Bitboard, rot: u128) -> Bitboard {
     line_lookup(sq, occ, rot, &RANK_CANNON, &FILE_CANNON)
 }
 
+/// Rook attacks along a rank as 9 bits: `file` of the rook, `occ` the rank's occupancy bits.
+#[inline]
+pub fn rook_rank_bits(file: usize, occ: usize) -> u32 {
+    RANK_ROOK[file][occ] as u32
+}
+
+/// Rook attacks along a file as 10 bits: `rank` of the rook, `occ` the file's occupancy bits.
+#[inline]
+pub fn rook_file_bits(rank: usize, occ: usize) -> u32 {
+    FILE_ROOK[rank][occ] as u32
+}
+
+/// Cannon captures along a rank as 9 bits.
+#[inline]
+pub fn cannon_rank_bits(file: usize, occ: usize) -> u32 {
+    RANK_CANNON[file][occ] as u32
+}
+
+/// Cannon captures along a file as 10 bits.
+#[inline]
+pub fn cannon_file_bits(rank: usize, occ: usize) -> u32 {
+    FILE_CANNON[rank][occ] as u32
+}
+
+/// The four rook directions: up (towards Black), down, right, left.
+pub const RAY_DIRECTIONS: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+
+/// `RAYS[d][sq]`: the points from `sq` (exclusive) to the edge in direction `d` of
+/// [`RAY_DIRECTIONS`]. Up and right rays grow towards higher indices, down and left towards lower.
+static RAYS: [[Bitboard; 90]; 4] = {
+    let mut t = [[Bitboard::EMPTY; 90]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut i = 0;
+        while i < 90 {
+            let mut cur = Square::from_index(i).offset(RAY_DIRECTIONS[d].0, RAY_DIRECTIONS[d].1);
+            while let Some(s) = cur {
+                t[d][i].0 |= 1u128 << s as u32;
+                cur = s.offset(RAY_DIRECTIONS[d].0, RAY_DIRECTIONS[d].1);
+            }
+            i += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// The ray from `sq` in direction `d` (0 up, 1 down, 2 right, 3 left), `sq` excluded.
+#[inline]
+pub fn ray(d: usize, sq: Square) -> Bitboard {
+    RAYS[d][sq as usize]
+}
+
+/// The point of `b` nearest to the ray's origin, for a subset `b` of a ray in direction `d`.
+#[inline]
+pub fn nearest_on_ray(d: usize, b: Bitboard) -> Option<Square> {
+    if b.is_empty() {
+        None
+    } else if d == 0 || d == 2 {
+        Some(Square::from_index(b.0.trailing_zeros() as usize))
+    } else {
+        Some(Square::from_index(127 - b.0.leading_zeros() as usize))
+    }
+}
+
 /// One direction of a horse or elephant: the blocking point and what lies beyond it.
 #[derive(Copy, Clone, Debug)]
 pub struct Blockable {
@@ -353,6 +418,67 @@ static DIAGONAL_NEIGHBOURS: [Bitboard; 90] = {
     t
 };
 
+/// Expands a [`Blockables`] table into one indexed by the occupancy of its four blockers, in the
+/// bit order [`orthogonal_index`] or [`diagonal_index`] produces. `ortho` selects which.
+const fn by_blockers(dirs: &[Blockables; 90], ortho: bool) -> [[Bitboard; 16]; 90] {
+    let mut t = [[Bitboard::EMPTY; 16]; 90];
+    let mut i = 0;
+    while i < 90 {
+        let sq = Square::from_index(i);
+        // The blocker of each index bit, in the order of the index.
+        let deltas: [(i32, i32); 4] = if ortho {
+            [(0, -1), (-1, 0), (1, 0), (0, 1)]
+        } else {
+            [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+        };
+        let mut idx = 0;
+        while idx < 16 {
+            let mut b = 0u128;
+            let mut d = 0;
+            while d < 4 {
+                let dir = dirs[i][d];
+                if dir.targets.0 != 0 {
+                    // Which index bit covers this direction's blocker?
+                    let mut k = 0;
+                    while k < 4 {
+                        if let Some(s) = sq.offset(deltas[k].0, deltas[k].1)
+                            && s as u8 == dir.block as u8
+                            && idx >> k & 1 == 0
+                        {
+                            b |= dir.targets.0;
+                        }
+                        k += 1;
+                    }
+                }
+                d += 1;
+            }
+            t[i][idx] = Bitboard(b);
+            idx += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// The occupancy of the four orthogonal neighbours of `sq` as a 4-bit index (below, left,
+/// right, above). Off-board neighbours give arbitrary bits, which the tables ignore.
+#[inline]
+pub fn orthogonal_index(sq: Square, occ: Bitboard) -> usize {
+    let x = ((occ.0 << 9) >> sq as u32) as u32;
+    ((x & 1) | (x >> 7 & 2) | (x >> 8 & 4) | (x >> 15 & 8)) as usize
+}
+
+/// The occupancy of the four diagonal neighbours of `sq` as a 4-bit index.
+#[inline]
+pub fn diagonal_index(sq: Square, occ: Bitboard) -> usize {
+    let x = ((occ.0 << 10) >> sq as u32) as u32;
+    ((x & 1) | (x >> 1 & 2) | (x >> 16 & 4) | (x >> 17 & 8)) as usize
+}
+
+static HORSE_BY_LEGS: [[Bitboard; 16]; 90] = by_blockers(&HORSE_MOVES, true);
+static HORSE_ATTACKERS_BY_LEGS: [[Bitboard; 16]; 90] = by_blockers(&HORSE_ATTACKERS, false);
+static ELEPHANT_BY_EYES: [[Bitboard; 16]; 90] = by_blockers(&ELEPHANT_MOVES, false);
+
 /// Horse move directions from `sq` (leg and targets).
 #[inline]
 pub fn horse_moves(sq: Square) -> &'static Blockables {
@@ -362,7 +488,7 @@ pub fn horse_moves(sq: Square) -> &'static Blockables {
 /// Points a horse on `sq` attacks given the occupancy.
 #[inline]
 pub fn horse_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    blockable_attacks(&HORSE_MOVES[sq as usize], occ)
+    HORSE_BY_LEGS[sq as usize][orthogonal_index(sq, occ)]
 }
 
 /// Where horses must stand to attack `sq` (leg and origins), for the reverse lookup.
@@ -374,7 +500,7 @@ pub fn horse_attackers(sq: Square) -> &'static Blockables {
 /// Points from which a horse attacks `sq` through an empty leg.
 #[inline]
 pub fn horse_attacker_squares(sq: Square, occ: Bitboard) -> Bitboard {
-    blockable_attacks(&HORSE_ATTACKERS[sq as usize], occ)
+    HORSE_ATTACKERS_BY_LEGS[sq as usize][diagonal_index(sq, occ)]
 }
 
 /// Elephant move directions from `sq` (eye and target).
@@ -386,11 +512,12 @@ pub fn elephant_moves(sq: Square) -> &'static Blockables {
 /// Points an elephant on `sq` reaches given the occupancy.
 #[inline]
 pub fn elephant_attacks(sq: Square, occ: Bitboard) -> Bitboard {
-    blockable_attacks(&ELEPHANT_MOVES[sq as usize], occ)
+    ELEPHANT_BY_EYES[sq as usize][diagonal_index(sq, occ)]
 }
 
+/// The targets of the unblocked directions (the slow form of the indexed tables).
 #[inline]
-fn blockable_attacks(dirs: &Blockables, occ: Bitboard) -> Bitboard {
+pub fn blockable_attacks(dirs: &Blockables, occ: Bitboard) -> Bitboard {
     let mut out = Bitboard::EMPTY;
     for d in dirs {
         if !occ.contains(d.block) {
@@ -435,6 +562,7 @@ pub const TABLE_BYTES: usize = std::mem::size_of::<[[u16; 512]; 9]>() * 2
     + std::mem::size_of::<[[u16; 1024]; 10]>() * 2
     + std::mem::size_of::<[u128; 1024]>()
     + std::mem::size_of::<[Blockables; 90]>() * 3
+    + std::mem::size_of::<[[Bitboard; 16]; 90]>() * 3
     + std::mem::size_of::<[Bitboard; 90]>() * 3
     + std::mem::size_of::<[[Bitboard; 90]; 2]>() * 2;
 
@@ -593,6 +721,14 @@ mod tests {
         for occ in occupancies() {
             for sq in Square::ALL {
                 assert_eq!(horse_attacks(sq, occ), slow_horse(sq, occ), "horse {sq}");
+                assert_eq!(
+                    horse_attacks(sq, occ),
+                    blockable_attacks(horse_moves(sq), occ)
+                );
+                assert_eq!(
+                    elephant_attacks(sq, occ),
+                    blockable_attacks(elephant_moves(sq), occ)
+                );
                 assert_eq!(
                     elephant_attacks(sq, occ),
                     slow_elephant(sq, occ),

@@ -1,17 +1,92 @@
 //! Legal move generation.
 //!
-//! Pseudo-legal targets come from the attack tables; legality is then decided per move. Most
-//! moves are safe without a test: when the side to move is not in check, a move can only expose
-//! its king if it leaves the king's rank or file or a point diagonally next to the king (a horse
-//! leg), or lands on the king's rank or file (a new cannon screen), or is a king move. Only those
-//! moves get the exact test, which looks at the king's attackers with the occupancy after the move.
+//! Pseudo-legal targets come from the attack tables; legality is then decided per move, but most
+//! moves need no test. When the side to move is not in check, a move can only expose its own king
+//! if it is a king move, or it moves a *blocker* — the first piece between the king and an enemy
+//! rook or general on a line, either of the two screens between the king and an enemy cannon, or a
+//! piece on the leg of an enemy horse aimed at the king — or it lands between the king and an
+//! enemy cannon with nothing in between (a new screen). [`Position::king_safety`] finds those
+//! squares once per position; only the moves they touch get the exact test, which looks at the
+//! king's attackers with the occupancy after the move. In check, every move is tested.
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Move, MoveList, Role, Square};
 
+/// Where moves of the side to move can endanger its own king (see the module docs).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct KingSafety {
+    /// Pieces whose every move needs the exact test (blockers, and the king itself).
+    pub blockers: Bitboard,
+    /// Points that need the exact test as destinations (new cannon screens).
+    pub risky: Bitboard,
+    /// Whether the side to move is in check (then every move is tested).
+    pub in_check: bool,
+}
+
 impl Position {
+    /// The blockers and risky destinations of the side to move.
+    pub fn king_safety(&self) -> KingSafety {
+        let us = self.turn();
+        let king = self.king(us);
+        let them = self.by_color(!us);
+        let occ = self.occupied();
+        let rooklike = (self.by_role(Role::Rook) | self.by_role(Role::King)) & them;
+        let cannons = self.by_role(Role::Cannon) & them;
+        let mut blockers = Bitboard::from_square(king);
+        let mut risky = Bitboard::EMPTY;
+        let mut in_check = false;
+        for d in 0..4 {
+            let ray = attacks::ray(d, king);
+            let on = ray & occ;
+            let Some(p1) = attacks::nearest_on_ray(d, on) else {
+                continue;
+            };
+            if cannons.contains(p1) {
+                // Nothing between king and cannon: landing there makes a screen.
+                risky |= ray - attacks::ray(d, p1) - Bitboard::from_square(p1);
+            }
+            if rooklike.contains(p1) {
+                in_check = true;
+            }
+            let rest = on.without(p1);
+            let Some(p2) = attacks::nearest_on_ray(d, rest) else {
+                continue;
+            };
+            if rooklike.contains(p2) {
+                blockers.set(p1);
+            }
+            if cannons.contains(p2) {
+                in_check = true;
+            }
+            if let Some(p3) = attacks::nearest_on_ray(d, rest.without(p2))
+                && cannons.contains(p3)
+            {
+                blockers.set(p1);
+                blockers.set(p2);
+            }
+        }
+        let horses = self.by_role(Role::Horse) & them;
+        for leg in attacks::horse_attackers(king) {
+            if (leg.targets & horses).any() {
+                if occ.contains(leg.block) {
+                    blockers.set(leg.block);
+                } else {
+                    in_check = true;
+                }
+            }
+        }
+        if (attacks::pawn_attackers(!us, king) & self.by_role(Role::Pawn) & them).any() {
+            in_check = true;
+        }
+        KingSafety {
+            blockers,
+            risky,
+            in_check,
+        }
+    }
+
     /// Calls `f(from, targets)` for every piece of the side to move, with its pseudo-legal targets
     /// (the squares it can reach by its own movement, not holding an own piece).
     #[inline]
@@ -49,16 +124,12 @@ impl Position {
     /// `risky` ones need [`Position::leaves_king_attacked`].
     #[inline]
     fn for_each_split<F: FnMut(Square, Bitboard, Bitboard)>(&self, mut f: F) {
-        let us = self.turn();
-        let king = self.king(us);
-        let lines = Bitboard::rank(king.rank()) | Bitboard::file(king.file());
-        let sensitive = lines | attacks::diagonal_neighbours(king) | Bitboard::from_square(king);
-        let in_check = self.is_check();
+        let ks = self.king_safety();
         self.for_each_pseudo_legal(|from, targets| {
-            if in_check || sensitive.contains(from) {
+            if ks.in_check || ks.blockers.contains(from) {
                 f(from, Bitboard::EMPTY, targets);
             } else {
-                f(from, targets - lines, targets & lines);
+                f(from, targets - ks.risky, targets & ks.risky);
             }
         });
     }
@@ -99,13 +170,119 @@ impl Position {
         list
     }
 
-    /// The number of legal moves, without building the list.
+    /// The number of legal moves, without building the list (perft's last ply).
+    ///
+    /// Rooks and cannons are counted inside their rank and file as 9- and 10-bit masks, never
+    /// widened to a board: a non-blocking rook or cannon can only need a test on the (at most
+    /// two) points where its lines cross the king's rank and file.
     pub fn count_legal(&self) -> usize {
+        let ks = self.king_safety();
+        if ks.in_check {
+            return self.count_split(&ks);
+        }
+        let us = self.turn();
+        let king = self.king(us);
+        let (kf, kr) = (king.file().index() as usize, king.rank().index() as usize);
+        let own = self.by_color(us);
+        let them = self.by_color(!us);
+        let occ = self.occupied();
+        let rot = self.occupied_rotated();
+        let own_rot = self.rotated(us);
+        let them_rot = self.rotated(!us);
+        let legal =
+            |from: Square, to: Square| !self.leaves_king_attacked(Move::new(from, to), king);
+        let mut n = 0usize;
+
+        for sq in (self.pieces(us, Role::Rook) | self.pieces(us, Role::Cannon)) - ks.blockers {
+            let cannon = self.by_role(Role::Cannon).contains(sq);
+            let (f, r) = (sq.file().index() as usize, sq.rank().index() as usize);
+            let rank_occ = attacks::rank_bits(occ, r as u32);
+            let file_occ = attacks::file_bits(rot, f as u32);
+            let (along_rank, along_file) = if cannon {
+                (
+                    (attacks::rook_rank_bits(f, rank_occ) & !rank_occ as u32)
+                        | (attacks::cannon_rank_bits(f, rank_occ)
+                            & attacks::rank_bits(them, r as u32) as u32),
+                    (attacks::rook_file_bits(r, file_occ) & !file_occ as u32)
+                        | (attacks::cannon_file_bits(r, file_occ)
+                            & attacks::file_bits(them_rot, f as u32) as u32),
+                )
+            } else {
+                (
+                    attacks::rook_rank_bits(f, rank_occ)
+                        & !(attacks::rank_bits(own, r as u32) as u32),
+                    attacks::rook_file_bits(r, file_occ)
+                        & !(attacks::file_bits(own_rot, f as u32) as u32),
+                )
+            };
+            n += along_rank.count_ones() as usize + along_file.count_ones() as usize;
+            if ks.risky.any() {
+                // Risky points lie on the king's rank and file: subtract the illegal ones.
+                if along_rank >> kf & 1 != 0 {
+                    let to = Square::from_index(r * 9 + kf);
+                    if ks.risky.contains(to) && !legal(sq, to) {
+                        n -= 1;
+                    }
+                }
+                if along_file >> kr & 1 != 0 {
+                    let to = Square::from_index(kr * 9 + f);
+                    if ks.risky.contains(to) && !legal(sq, to) {
+                        n -= 1;
+                    }
+                }
+            }
+        }
+
+        let split = |from: Square, targets: Bitboard, n: &mut usize| {
+            let tested = if ks.blockers.contains(from) {
+                targets
+            } else {
+                *n += (targets - ks.risky).count() as usize;
+                targets & ks.risky
+            };
+            for to in tested {
+                if legal(from, to) {
+                    *n += 1;
+                }
+            }
+        };
+        for sq in (self.pieces(us, Role::Rook) | self.pieces(us, Role::Cannon)) & ks.blockers {
+            let line = attacks::rook_attacks(sq, occ, rot);
+            let targets = if self.by_role(Role::Cannon).contains(sq) {
+                (line - occ) | (attacks::cannon_attacks(sq, occ, rot) & them)
+            } else {
+                line - own
+            };
+            split(sq, targets, &mut n);
+        }
+        for sq in self.pieces(us, Role::Horse) {
+            split(sq, attacks::horse_attacks(sq, occ) - own, &mut n);
+        }
+        for sq in self.pieces(us, Role::Pawn) {
+            split(sq, attacks::pawn_attacks(us, sq) - own, &mut n);
+        }
+        for sq in self.pieces(us, Role::Elephant) {
+            split(sq, attacks::elephant_attacks(sq, occ) - own, &mut n);
+        }
+        for sq in self.pieces(us, Role::Advisor) {
+            split(sq, attacks::advisor_attacks(sq) - own, &mut n);
+        }
+        split(king, attacks::king_attacks(king) - own, &mut n);
+        n
+    }
+
+    /// Counts legal moves through the general split (used in check).
+    fn count_split(&self, ks: &KingSafety) -> usize {
         let mut n = 0usize;
         let king = self.king(self.turn());
-        self.for_each_split(|from, safe, risky| {
-            n += safe.count() as usize;
-            for to in risky {
+        self.for_each_pseudo_legal(|from, targets| {
+            let tested = if ks.in_check || ks.blockers.contains(from) {
+                targets
+            } else {
+                n += (targets - ks.risky).count() as usize;
+                targets & ks.risky
+            };
+            for to in tested {
                 if !self.leaves_king_attacked(Move::new(from, to), king) {
                     n += 1;
                 }

@@ -218,8 +218,8 @@ pub struct Position {
     board: [Option<Piece>; 90],
     by_color: [Bitboard; 2],
     by_role: [Bitboard; 7],
-    /// File-major copy of the occupied squares, for file lookups.
-    rot: u128,
+    /// File-major copies of each side's squares, for file lookups.
+    rot: [u128; 2],
     turn: Color,
     halfmoves: u32,
     fullmoves: u32,
@@ -287,7 +287,7 @@ impl Position {
             board: [None; 90],
             by_color: [Bitboard::EMPTY; 2],
             by_role: [Bitboard::EMPTY; 7],
-            rot: 0,
+            rot: [0; 2],
             turn: setup.turn,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.max(1),
@@ -373,7 +373,7 @@ impl Position {
         self.board[sq as usize] = Some(p);
         self.by_color[p.color as usize].set(sq);
         self.by_role[p.role as usize].set(sq);
-        self.rot |= 1u128 << rot_index(sq);
+        self.rot[p.color as usize] |= 1u128 << rot_index(sq);
     }
 
     #[inline]
@@ -381,7 +381,7 @@ impl Position {
         self.board[sq as usize] = None;
         self.by_color[p.color as usize].clear(sq);
         self.by_role[p.role as usize].clear(sq);
-        self.rot &= !(1u128 << rot_index(sq));
+        self.rot[p.color as usize] &= !(1u128 << rot_index(sq));
     }
 
     fn compute_key(&self) -> u64 {
@@ -415,7 +415,12 @@ impl Position {
     /// File-major copy of the occupied set (see [`attacks::rotate`]).
     #[inline]
     pub fn occupied_rotated(&self) -> u128 {
-        self.rot
+        self.rot[0] | self.rot[1]
+    }
+    /// File-major copy of one side's squares.
+    #[inline]
+    pub fn rotated(&self, c: Color) -> u128 {
+        self.rot[c as usize]
     }
     #[inline]
     pub fn by_color(&self, c: Color) -> Bitboard {
@@ -455,7 +460,7 @@ impl Position {
 
     #[inline]
     fn rook_line(&self, sq: Square) -> Bitboard {
-        attacks::rook_attacks(sq, self.occupied(), self.rot)
+        attacks::rook_attacks(sq, self.occupied(), self.occupied_rotated())
     }
 
     // ---- attacks ----
@@ -463,7 +468,13 @@ impl Position {
     /// Pieces of `by` attacking `sq` with the current occupancy (the king counts along an open
     /// file: the flying-general rule).
     pub fn attackers(&self, sq: Square, by: Color) -> Bitboard {
-        self.attackers_with(sq, by, self.occupied(), self.rot, self.by_color(by))
+        self.attackers_with(
+            sq,
+            by,
+            self.occupied(),
+            self.occupied_rotated(),
+            self.by_color(by),
+        )
     }
 
     /// Whether `by` attacks `sq`.
@@ -498,7 +509,7 @@ impl Position {
     pub(crate) fn leaves_king_attacked(&self, m: Move, king: Square) -> bool {
         let (from, to) = (m.from, m.to);
         let occ = (self.occupied() - Bitboard::from_square(from)).with(to);
-        let rot = (self.rot & !(1u128 << rot_index(from))) | 1u128 << rot_index(to);
+        let rot = (self.occupied_rotated() & !(1u128 << rot_index(from))) | 1u128 << rot_index(to);
         let king = if from == king { to } else { king };
         let them = self.by_color(!self.turn).without(to);
         self.attackers_with(king, !self.turn, occ, rot, them).any()
