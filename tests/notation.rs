@@ -727,3 +727,32 @@ fn printing_reproduces_real_records() {
     assert!(same > 30_000, "{same}");
     println!("{same} identical, {minimal} CCPD minimal disambiguations");
 }
+
+/// `check_move` agrees with the move generator on every pseudo-legal and random square pair, and
+/// explains every rejection.
+#[test]
+fn check_move_agrees_with_movegen() {
+    let mut rng = Rng(0x5555_AAAA_1234_4321);
+    let mut pos = Position::start();
+    for ply in 0..3000 {
+        let legal = pos.legal_moves();
+        if legal.is_empty() || ply % 150 == 0 {
+            pos = Position::start();
+            continue;
+        }
+        for m in pos.pseudo_legal_moves().into_iter().chain((0..40).map(|_| {
+            Move::new(
+                Square::from_index(rng.below(90)),
+                Square::from_index(rng.below(90)),
+            )
+        })) {
+            let ok = notation::check_move(&pos, m);
+            assert_eq!(ok.is_ok(), legal.contains(&m), "{} {m}", pos.fen());
+            assert_eq!(notation::is_legal_move(&pos, m), legal.contains(&m));
+            if let Err(e) = ok {
+                assert!(!e.message().is_empty() && e.kind() != "syntax");
+            }
+        }
+        pos = pos.after(legal[rng.below(legal.len())]);
+    }
+}

@@ -322,6 +322,25 @@ pub fn write_move(pos: &Position, m: Move, notation: Notation, out: &mut String)
     }
 }
 
+/// Checks a move given as squares (from a binary or coordinate record: XQF, CBR, DhtmlXQ):
+/// `Ok` when legal, else the same error kinds and reasons as [`parse_move`] (text = the move in
+/// ICCS). Allocation-free and without generating the move list when the move is legal.
+pub fn check_move(pos: &Position, m: Move) -> Result<(), MoveError> {
+    if is_legal_fast(pos, m) {
+        return Ok(());
+    }
+    let (kind, msg) = explain_illegal(pos, m)
+        .unwrap_or((MoveErrorKind::IllegalMovement, format!("{m} is not legal")));
+    Err(MoveError::new(kind, Notation::Iccs, &m.to_string(), msg).with_candidates(vec![m]))
+}
+
+/// Whether `m` is legal in `pos`: one pseudo-legal target test and one king-safety test, no move
+/// list (faster than [`Position::is_legal`]).
+#[inline]
+pub fn is_legal_move(pos: &Position, m: Move) -> bool {
+    is_legal_fast(pos, m)
+}
+
 /// Guesses the notation of one move token: Chinese when it holds Chinese move characters, ICCS
 /// for coordinates (either rank dialect), WXF for the WXF forms. `None` for anything else (move
 /// numbers, results, comments).
