@@ -50,6 +50,12 @@
 //! assert_eq!(e.suggestions()[0], "车一进一");
 //! ```
 //!
+//! Other entry points: [`write_move`] (append to a buffer), [`chinese::write_dpxq`] (the dpxq
+//! tandem-pawn convention, 前九平八), [`iccs::format_one_based`], [`check_move`] /
+//! [`is_legal_move`] (fast legality with the same explained errors, for square-based records),
+//! [`sniff`] / [`sniff_iccs_ranks`] (guess a token's notation), [`list_moves`] and
+//! [`moves_report`] (`xqa moves`).
+//!
 //! Parsing is allocation-free on success and tests legality of the one or two candidate moves
 //! directly (pseudo-legal target test plus one king-safety test), without generating all legal moves.
 
@@ -1061,8 +1067,11 @@ pub(crate) fn destination(
         }
     } else {
         if dir == Dir::Traverse {
-            return Err(format!("an {} cannot move sideways (平/.)", role.name())
-                .replace("an horse", "a horse"));
+            let article = if role == Role::Horse { "a" } else { "an" };
+            return Err(format!(
+                "{article} {} cannot move sideways (平/.)",
+                role.name()
+            ));
         }
         let file =
             File::from_number(num, color).ok_or_else(|| format!("file {num} does not exist"))?;
