@@ -265,13 +265,10 @@ impl MoveError {
     }
 }
 
+/// The message only (as [`MoveError::message`]); the suggestions are separate.
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0.message)?;
-        if !self.0.suggestions.is_empty() {
-            write!(f, " (did you mean {}?)", self.0.suggestions.join(", "))?;
-        }
-        Ok(())
+        f.write_str(&self.0.message)
     }
 }
 
