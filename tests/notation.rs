@@ -543,7 +543,7 @@ fn syntax_errors_point_at_the_character() {
     // A token in another notation: said so, and the move offered in the expected notation.
     let e = parse_move(&start, "h2e2", Notation::Chinese).unwrap_err();
     assert_eq!(e.kind(), "syntax");
-    assert!(e.message().contains("iccs move h2e2"), "{e}");
+    assert!(e.message().contains("ICCS move h2e2"), "{e}");
     assert_eq!(e.suggestions(), ["炮二平五"]);
     let e = parse_move(&start, "炮二平五", Notation::Wxf).unwrap_err();
     assert_eq!(e.suggestions(), ["C2.5"]);

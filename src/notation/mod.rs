@@ -98,6 +98,17 @@ impl Notation {
     }
 }
 
+impl Notation {
+    /// `"ICCS"`, `"WXF"` or `"Chinese"`, as in a PGN `[Format]` tag.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Notation::Iccs => "ICCS",
+            Notation::Wxf => "WXF",
+            Notation::Chinese => "Chinese",
+        }
+    }
+}
+
 impl fmt::Display for Notation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -1321,7 +1332,7 @@ pub(crate) fn syntax_error(
             MoveErrorKind::Syntax,
             notation,
             text,
-            format!("{message}; it reads as the {other} move {}", p.mv),
+            format!("{message}; it reads as the {} move {}", other.label(), p.mv),
         )
         .with_candidates(vec![p.mv])
         .with_suggestions(vec![printed]);
