@@ -312,11 +312,82 @@ pub fn parse_move_with(
     notation: Notation,
     opts: &ParseOptions,
 ) -> Result<ParsedMove, MoveError> {
-    match notation {
+    let result = match notation {
         Notation::Iccs => iccs::parse(pos, text, opts),
         Notation::Wxf => wxf::parse(pos, text, opts),
         Notation::Chinese => chinese::parse(pos, text, opts),
+    };
+    result.map_err(|mut e| {
+        if e.0.suggestions.is_empty() {
+            e.0.suggestions = repairs(pos, text, notation, opts);
+        }
+        e
+    })
+}
+
+/// Reads a token to a legal move without building any error (for trying repairs).
+fn quiet_parse(
+    pos: &Position,
+    text: &str,
+    notation: Notation,
+    opts: &ParseOptions,
+) -> Option<Move> {
+    match notation {
+        Notation::Iccs => {
+            iccs::parse_syntax(text, opts.iccs_one_based).filter(|m| is_legal_fast(pos, *m))
+        }
+        Notation::Wxf => wxf::describe(text)
+            .and_then(|d| try_resolve(pos, &d, opts, notation))
+            .map(|p| p.mv),
+        Notation::Chinese => chinese::describe(text)
+            .and_then(|d| try_resolve(pos, &d, opts, notation))
+            .map(|p| p.mv),
     }
+}
+
+/// Legal moves one typo away from a token: one character replaced, or two neighbours swapped.
+fn repairs(pos: &Position, text: &str, notation: Notation, opts: &ParseOptions) -> Vec<String> {
+    const CHINESE: &str = "车马炮兵相仕帅前中后一二三四五六七八九进退平";
+    const WXF: &str = "KAEHRCP123456789+-.";
+    const ICCS: &str = "abcdefghi0123456789";
+    let chars: Vec<char> = text.trim().chars().map(fold_width).collect();
+    if chars.is_empty() || chars.len() > 6 {
+        return Vec::new();
+    }
+    let alphabet = match notation {
+        Notation::Iccs => ICCS,
+        Notation::Wxf => WXF,
+        Notation::Chinese => CHINESE,
+    };
+    let mut found: Vec<Move> = Vec::new();
+    let mut try_text = |t: &[char], found: &mut Vec<Move>| {
+        let s: String = t.iter().collect();
+        if let Some(m) = quiet_parse(pos, &s, notation, opts)
+            && !found.contains(&m)
+        {
+            found.push(m);
+        }
+    };
+    let mut t = chars.clone();
+    for i in 0..chars.len() {
+        for c in alphabet.chars() {
+            if c != chars[i] {
+                t[i] = c;
+                try_text(&t, &mut found);
+            }
+        }
+        t[i] = chars[i];
+    }
+    for i in 1..chars.len() {
+        t.swap(i - 1, i);
+        try_text(&t, &mut found);
+        t.swap(i - 1, i);
+    }
+    found.truncate(6);
+    found
+        .into_iter()
+        .map(|m| print_move(pos, m, notation))
+        .collect()
 }
 
 /// Writes the legal move `m` of `pos` in `notation` (see the module docs for the conventions).
