@@ -360,7 +360,7 @@ fn repairs(pos: &Position, text: &str, notation: Notation, opts: &ParseOptions) 
         Notation::Chinese => CHINESE,
     };
     let mut found: Vec<Move> = Vec::new();
-    let mut try_text = |t: &[char], found: &mut Vec<Move>| {
+    let try_text = |t: &[char], found: &mut Vec<Move>| {
         let s: String = t.iter().collect();
         if let Some(m) = quiet_parse(pos, &s, notation, opts)
             && !found.contains(&m)
