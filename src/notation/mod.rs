@@ -528,25 +528,25 @@ pub(crate) fn fold_width(c: char) -> char {
     }
 }
 
-/// Up to 8 characters of a move token, width-folded, with surrounding white space and trailing
-/// annotation marks (`!`, `?`, and for WXF/ICCS the check marks `+`, `#`) removed.
+/// Up to 8 characters of a move token, width-folded, with white space and trailing annotation
+/// marks (`!`, `?`, and for WXF/ICCS the check marks `+`, `#`) removed.
 pub(crate) type Chars = ArrayVec<char, 8>;
 
 /// Splits a token into folded characters. `None` when it is longer than 8 characters.
 pub(crate) fn token_chars(text: &str, strip_checks: bool) -> Option<Chars> {
     let mut out = Chars::new();
-    for c in text.trim().chars() {
-        if matches!(c, '\u{feff}' | '\u{200b}') {
-            continue; // byte-order mark, zero-width space
-        }
+    for c in text.chars() {
         let c = fold_width(c);
+        // White space (the ideographic space folds to ' '), byte-order marks, zero-width spaces.
+        if c.is_ascii_whitespace() || matches!(c, '\u{feff}' | '\u{200b}' | '\u{a0}') {
+            continue;
+        }
         if out.try_push(c).is_err() {
             return None;
         }
     }
     while let Some(&last) = out.last() {
-        let strip =
-            matches!(last, '!' | '?' | ' ' | '\t') || (strip_checks && matches!(last, '+' | '#'));
+        let strip = matches!(last, '!' | '?') || (strip_checks && matches!(last, '+' | '#'));
         if strip && out.len() > 1 {
             out.pop();
         } else {
