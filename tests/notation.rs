@@ -117,6 +117,18 @@ fn messages_say_why() {
         ),
         ("4k4/9/9/9/9/9/P8/9/9/3K1r3 w", "兵九进一", "does not parry"),
         ("start", "炮二进七x", "not a Chinese move"),
+        (
+            "3k5/9/9/9/9/9/9/4K4/9/9 w",
+            "帅五进一",
+            "cannot leave the palace",
+        ),
+        ("3k5/9/9/9/9/9/9/9/r8/C3K4 w", "炮九进一", "needs a screen"),
+        (
+            "3k5/9/9/9/9/9/9/9/r8/C3K4 w",
+            "炮九进九",
+            "blocked by the black rook on a1",
+        ),
+        ("start", "兵三进二", "one point at a time"),
     ];
     for (fen, text, needle) in cases {
         let e = parse_move(&position(fen), text, Notation::Chinese).unwrap_err();
