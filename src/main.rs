@@ -394,20 +394,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     message: format!("unknown rules '{rules}' (expected cxa or axf)"),
                 })?,
             };
-            let (start, line) = if let Some(path) = path {
-                let _ = game;
-                return Err(Failure {
-                    code: 2,
-                    message: format!(
-                        "{}: reading game records is not available in this build yet; use --fen FEN --moves \"...\"",
-                        path.display()
-                    ),
-                });
-            } else {
-                let start = parse_fen(fen.as_deref().unwrap_or(START_FEN))?;
-                let line = adjudicate::parse_iccs_line(&start, moves.as_deref().unwrap_or(""))
-                    .map_err(invalid)?;
-                (start, line)
+            let (start, line) = match path {
+                Some(path) => {
+                    let loaded = load_record(&path, game)?;
+                    (loaded.start, loaded.moves)
+                }
+                None => {
+                    let start = parse_fen(fen.as_deref().unwrap_or(START_FEN))?;
+                    let line = adjudicate::parse_iccs_line(&start, moves.as_deref().unwrap_or(""))
+                        .map_err(invalid)?;
+                    (start, line)
+                }
             };
             let report = adjudicate::adjudicate(&start, &line, &profile)
                 .map_err(|e| invalid(e.to_string()))?;
@@ -562,13 +559,18 @@ fn load_line(
     Ok(LoadedLine { start, moves })
 }
 
-fn load_record(path: &std::path::Path, _game: usize) -> Result<LoadedLine, Failure> {
-    Err(Failure {
-        code: 2,
-        message: format!(
-            "{}: reading record files is not available in this build; use --fen and --moves",
-            path.display()
-        ),
+fn load_record(path: &std::path::Path, game: usize) -> Result<LoadedLine, Failure> {
+    let entry = xiangqi_arbiter::record::load_game(path, game).map_err(|e| Failure {
+        code: if e.kind == xiangqi_arbiter::record::error::kind::IO {
+            2
+        } else {
+            1
+        },
+        message: e.to_string(),
+    })?;
+    Ok(LoadedLine {
+        start: entry.game.start,
+        moves: entry.game.main_moves(),
     })
 }
 
