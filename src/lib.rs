@@ -23,6 +23,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod record;
+pub mod report;
 pub mod rules;
 pub mod setup;
 pub mod svg;

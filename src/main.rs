@@ -64,6 +64,34 @@ enum Command {
         #[arg(long)]
         moves: Option<String>,
     },
+    /// Check every game of the records: files, directories (recursive) or `-` for stdin.
+    /// Exit 0 when all are valid, 1 when any is invalid, 2 on usage or I/O error.
+    Validate {
+        /// One JSON object per game per line (the summary goes to stderr).
+        #[arg(long)]
+        json: bool,
+        /// Worker threads (0 = all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Record files or directories; `-` reads standard input.
+        #[arg(required = true)]
+        paths: Vec<std::path::PathBuf>,
+    },
+    /// Rewrite records in another notation or format, keeping tags, comments, variations, result.
+    Convert {
+        /// Move notation of the PGN written: iccs, wxf or chinese.
+        #[arg(long, default_value = "chinese")]
+        to: String,
+        /// Output format: pgn or dhtmlxq.
+        #[arg(long, default_value = "pgn")]
+        format: String,
+        /// Write here instead of standard output.
+        #[arg(long, short)]
+        output: Option<std::path::PathBuf>,
+        /// Record files or directories; `-` reads standard input.
+        #[arg(required = true)]
+        paths: Vec<std::path::PathBuf>,
+    },
     /// List the legal moves of a position in a notation.
     Moves {
         /// The position (default: the standard start).
@@ -191,6 +219,23 @@ fn invalid(message: impl Into<String>) -> Failure {
     }
 }
 
+fn io_failure(e: std::io::Error) -> Failure {
+    Failure {
+        code: 2,
+        message: format!("I/O error: {e}"),
+    }
+}
+
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Failure {
+            code: 2,
+            message: format!("cannot start threads: {e}"),
+        })
+}
+
 fn parse_fen(fen: &str) -> Result<Position, Failure> {
     Position::from_fen(fen).map_err(|e| invalid(format!("invalid FEN '{fen}': {e}")))
 }
@@ -253,6 +298,74 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     "depth {depth}: {nodes} nodes in {seconds:.3} s ({:.1} M nodes/s)",
                     nps / 1e6
                 );
+            }
+            Ok(())
+        }
+        Command::Validate {
+            json,
+            threads,
+            paths,
+        } => {
+            let pool = thread_pool(threads)?;
+            let mut out = std::io::BufWriter::new(std::io::stdout());
+            let summary = pool
+                .install(|| xiangqi_arbiter::report::validate(&paths, json, &mut out))
+                .map_err(io_failure)?;
+            use std::io::Write;
+            out.flush().map_err(io_failure)?;
+            if json {
+                eprintln!("{summary}");
+            } else {
+                writeln!(out, "{summary}").map_err(io_failure)?;
+            }
+            match summary.exit_code() {
+                0 => Ok(()),
+                code => Err(Failure {
+                    code,
+                    message: format!(
+                        "{} invalid, {} unreadable",
+                        summary.invalid, summary.io_errors
+                    ),
+                }),
+            }
+        }
+        Command::Convert {
+            to,
+            format,
+            output,
+            paths,
+        } => {
+            let notation: xiangqi_arbiter::record::Notation = to.parse().map_err(|e| Failure {
+                code: 2,
+                message: format!("--to: {e} (iccs, wxf or chinese)"),
+            })?;
+            let format = match format.to_ascii_lowercase().as_str() {
+                "pgn" => xiangqi_arbiter::report::ConvertFormat::Pgn,
+                "dhtmlxq" | "ubb" => xiangqi_arbiter::report::ConvertFormat::Dhtmlxq,
+                other => {
+                    return Err(Failure {
+                        code: 2,
+                        message: format!("--format: unknown format '{other}' (pgn or dhtmlxq)"),
+                    });
+                }
+            };
+            let mut out: Box<dyn std::io::Write> = match &output {
+                Some(p) => Box::new(std::io::BufWriter::new(
+                    std::fs::File::create(p).map_err(io_failure)?,
+                )),
+                None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+            };
+            let (_, failed) = xiangqi_arbiter::report::convert(
+                &paths,
+                notation,
+                format,
+                &mut out,
+                &mut std::io::stderr(),
+            )
+            .map_err(io_failure)?;
+            out.flush().map_err(io_failure)?;
+            if failed > 0 {
+                return Err(invalid(format!("{failed} game(s) could not be converted")));
             }
             Ok(())
         }
@@ -449,13 +562,31 @@ fn load_line(
     Ok(LoadedLine { start, moves })
 }
 
-fn load_record(path: &std::path::Path, _game: usize) -> Result<LoadedLine, Failure> {
-    Err(Failure {
-        code: 2,
-        message: format!(
-            "{}: reading record files is not available in this build; use --fen and --moves",
+fn load_record(path: &std::path::Path, game: usize) -> Result<LoadedLine, Failure> {
+    let entries = xiangqi_arbiter::record::read_path(path);
+    let count = entries.len();
+    if game == 0 {
+        return Err(Failure {
+            code: 2,
+            message: "--game counts from 1".into(),
+        });
+    }
+    let Some(entry) = entries.into_iter().nth(game - 1) else {
+        return Err(invalid(format!(
+            "{}: there is no game {game} (the file holds {count})",
             path.display()
-        ),
+        )));
+    };
+    if let Some(e) = entry.error {
+        let code = if e.kind == "io" { 2 } else { 1 };
+        return Err(Failure {
+            code,
+            message: e.to_string(),
+        });
+    }
+    Ok(LoadedLine {
+        start: entry.game.start,
+        moves: entry.game.main_moves(),
     })
 }
 
