@@ -883,7 +883,16 @@ impl<'p> Analyzer<'p> {
             &mut self.budget,
             &mut self.mates,
         )? {
-            return Ok(Some((NatureKind::MateThreat, Vec::new())));
+            let old = self.profile.mate_threat_needs_newness
+                && search::mate_by_checks_with(
+                    before,
+                    self.profile.mate_ply_cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )?;
+            if !old {
+                return Ok(Some((NatureKind::MateThreat, Vec::new())));
+            }
         }
         let t1 = self.threats(&q1)?;
         if t1.is_empty() {
