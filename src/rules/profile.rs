@@ -77,6 +77,10 @@ pub struct Profile {
     /// A mate threat that the mover already had before the move (it could have mated by checks
     /// instead) is not a new mate threat; the move is then judged as chase or idle.
     pub mate_threat_needs_newness: bool,
+    /// Newness (RULES.md §2.2): a threat on a piece that another piece already had is still new
+    /// when a further piece joins the attack (a new attacker); the same piece moving on while
+    /// keeping its attack is idle (从捉到捉).
+    pub new_attacker_is_new: bool,
     /// The general or a pawn attacking by itself is idle (CXA); joint threats remain chases.
     pub king_pawn_alone_idle: bool,
     /// Winning a pawn that has just crossed the river (the opponent's last move took it across)
@@ -126,6 +130,7 @@ impl Profile {
             answer_to_check_any_piece: false,
             capturer_duties: true,
             mate_threat_needs_newness: false,
+            new_attacker_is_new: true,
             king_pawn_alone_idle: true,
             just_crossed_pawn_is_no_gain: true,
             mate_threat_forbidden: true,
