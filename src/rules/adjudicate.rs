@@ -16,7 +16,7 @@ pub struct MoveReport {
     pub ply: usize,
     pub side: Color,
     pub iccs: String,
-    /// The move in Chinese notation, when a notation printer is available.
+    /// The move in Chinese notation (马二退一).
     pub chinese: Option<String>,
     pub nature: String,
     pub idle_kind: Option<String>,
@@ -47,9 +47,13 @@ pub struct Report {
     pub natures: Vec<MoveNature>,
 }
 
-/// Prints a move in Chinese notation, if the notation module is available.
-fn chinese(_pos: &Position, _m: Move) -> Option<String> {
-    None
+/// The move in Chinese notation.
+fn chinese(pos: &Position, m: Move) -> Option<String> {
+    Some(crate::notation::print_move(
+        pos,
+        m,
+        crate::notation::Notation::Chinese,
+    ))
 }
 
 /// Parses a line of ICCS moves (separated by spaces or commas; move numbers like `1.` are
@@ -130,6 +134,12 @@ pub fn adjudicate(
     })
 }
 
+/// Pads to a display width, counting CJK characters as two columns.
+fn pad(s: &str, width: usize) -> String {
+    let w: usize = s.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+    format!("{s}{}", " ".repeat(width.saturating_sub(w)))
+}
+
 impl Report {
     /// The report as one JSON object.
     pub fn to_json(&self) -> String {
@@ -143,8 +153,8 @@ impl Report {
         let _ = writeln!(out, "rules: {}", self.rules);
         let _ = writeln!(
             out,
-            "{:>4}  {:<5}  {:<6} {:<12} targets",
-            "ply", "side", "move", "nature"
+            "{:>4}  {:<5}  {:<5} {:<8} {:<16} targets",
+            "ply", "side", "iccs", "move", "nature"
         );
         for (m, n) in self.moves.iter().zip(&self.natures) {
             let mv = m.chinese.clone().unwrap_or_else(|| m.iccs.clone());
@@ -169,10 +179,11 @@ impl Report {
                 .collect();
             let _ = writeln!(
                 out,
-                "{:>4}  {:<5}  {:<6} {:<12} {}",
+                "{:>4}  {:<5}  {:<5} {} {:<16} {}",
                 m.ply,
                 m.side.name(),
-                mv,
+                m.iccs,
+                pad(&mv, 8),
                 nature,
                 targets.join(", ")
             );

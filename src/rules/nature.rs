@@ -25,7 +25,7 @@ use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::rules::profile::Profile;
-use crate::rules::search::{self, Budget, Exhausted};
+use crate::rules::search::{self, Budget, Exhausted, MateTable};
 use crate::types::{Color, Move, Piece, Role, Square};
 
 /// The nature of a move.
@@ -285,12 +285,19 @@ struct Threat {
     /// Sound counting everything the opponent could take after it (the capture can really be
     /// made now).
     abs: bool,
+    /// Every piece that can start a winning capture (or check series) by itself.
+    capturers: Bitboard,
 }
 
 /// The move-nature analyser: a profile and the node budget of the current move.
 pub struct Analyzer<'p> {
     profile: &'p Profile,
     budget: Budget,
+    mates: MateTable,
+    /// Baselines of the position whose threats are being listed (the opponent to move):
+    /// (position key, best capture, targets won by checks), computed on first use.
+    base_capture: Option<(u64, i32)>,
+    base_checks: Option<(u64, Vec<Square>)>,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -300,6 +307,9 @@ impl<'p> Analyzer<'p> {
         Analyzer {
             profile,
             budget: Budget::new(profile.node_budget),
+            mates: MateTable::default(),
+            base_capture: None,
+            base_checks: None,
         }
     }
 
@@ -433,7 +443,12 @@ impl<'p> Analyzer<'p> {
         for rm in Self::captures_to(&r, s) {
             let r2 = r.after(rm);
             if refute
-                && search::mate_by_checks(&r2, self.profile.refutation_mate_cap, &mut self.budget)?
+                && search::mate_by_checks_with(
+                    &r2,
+                    self.profile.refutation_mate_cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )?
             {
                 continue;
             }
@@ -467,6 +482,7 @@ impl<'p> Analyzer<'p> {
             let mut found: Option<Threat> = None;
             let mut best = i32::MIN;
             let mut any_abs = false;
+            let mut capturers = Bitboard::EMPTY;
             for m in caps {
                 if self.mutual(q, m.from, s) {
                     continue;
@@ -487,6 +503,9 @@ impl<'p> Analyzer<'p> {
                     continue;
                 }
                 any_abs |= abs;
+                if rel {
+                    capturers |= Bitboard::from_square(m.from);
+                }
                 // Prefer, at equal value, a capturer that is neither the general nor a pawn (the
                 // threat then does not rest on them alone).
                 let lone = matches!(
@@ -508,11 +527,13 @@ impl<'p> Analyzer<'p> {
                         first: m,
                         rel,
                         abs,
+                        capturers: Bitboard::EMPTY,
                     });
                 }
             }
             if let Some(mut t) = found {
                 t.abs = any_abs;
+                t.capturers = capturers;
                 out.push(t);
             }
         }
@@ -539,6 +560,7 @@ impl<'p> Analyzer<'p> {
                     first: m,
                     rel: true,
                     abs: true,
+                    capturers: Bitboard::from_square(m.from),
                 });
             }
         }
@@ -570,15 +592,32 @@ impl<'p> Analyzer<'p> {
         v: Mat,
     ) -> Result<(bool, bool), Exhausted> {
         let r = q.after(m);
-        if search::mate_by_checks(&r, self.profile.refutation_mate_cap, &mut self.budget)? {
+        if search::mate_by_checks_with(
+            &r,
+            self.profile.refutation_mate_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )? {
             return Ok((false, false));
         }
         // A counter-attack by checks that wins back at least as much is a root too.
         if self.profile.chase_check_cap > 0 {
             let cap = self.profile.chase_check_cap;
-            let before = self.check_wins(&q.null_move(), cap, Mat::default())?;
+            let base = q.null_move();
+            let before = match &self.base_checks {
+                Some((k, v)) if *k == base.key() => v.clone(),
+                _ => {
+                    let v: Vec<Square> = self
+                        .check_wins(&base, cap, Mat::default())?
+                        .into_iter()
+                        .map(|w| w.0)
+                        .collect();
+                    self.base_checks = Some((base.key(), v.clone()));
+                    v
+                }
+            };
             for (t, _, _, back) in self.check_wins(&r, cap, Mat::default())? {
-                if before.iter().any(|b| b.0 == t) {
+                if before.contains(&t) {
                     continue; // the opponent could already do that: not caused by the capture
                 }
                 if !(v - back).is_gain() {
@@ -589,7 +628,15 @@ impl<'p> Analyzer<'p> {
         if !self.profile.capturer_duties {
             return Ok((true, true));
         }
-        let base = self.best_capture(&q.null_move(), None);
+        let base_pos = q.null_move();
+        let base = match self.base_capture {
+            Some((k, v)) if k == base_pos.key() => v,
+            _ => {
+                let v = self.best_capture(&base_pos, None);
+                self.base_capture = Some((base_pos.key(), v));
+                v
+            }
+        };
         let after = self.best_capture(&r, Some(m.to));
         let gain = self.scalar(v);
         Ok((gain - (after - base).max(0) > 0, gain - after > 0))
@@ -839,8 +886,22 @@ impl<'p> Analyzer<'p> {
     ) -> Result<Option<(NatureKind, Vec<ChaseTarget>)>, Exhausted> {
         let moved_to = m.to;
         let q1 = after.null_move();
-        if search::mate_by_checks(&q1, self.profile.mate_ply_cap, &mut self.budget)? {
-            return Ok(Some((NatureKind::MateThreat, Vec::new())));
+        if search::mate_by_checks_with(
+            &q1,
+            self.profile.mate_ply_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )? {
+            let old = self.profile.mate_threat_needs_newness
+                && search::mate_by_checks_with(
+                    before,
+                    self.profile.mate_ply_cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )?;
+            if !old {
+                return Ok(Some((NatureKind::MateThreat, Vec::new())));
+            }
         }
         let t1 = self.threats(&q1)?;
         if t1.is_empty() {
@@ -856,7 +917,18 @@ impl<'p> Analyzer<'p> {
             let old_rel = t0.iter().filter(same).any(|o| o.rel);
             let old_abs = t0.iter().filter(same).any(|o| o.abs);
             let mut parts: Option<Vec<Square>> = None;
-            if old_rel {
+            // A piece that newly joins the attack (not merely the same piece moved on) makes
+            // the threat new too.
+            let mut old_capturers = Bitboard::EMPTY;
+            for o in t0.iter().filter(same) {
+                old_capturers |= o.capturers;
+            }
+            if old_capturers.contains(m.from) {
+                old_capturers = old_capturers.without(m.from).with(m.to);
+            }
+            let new_attacker =
+                self.profile.new_attacker_is_new && (t.capturers - old_capturers).any();
+            if old_rel && !new_attacker {
                 // The threat as such existed. It is new only if it could not really be carried
                 // out before (the capture lost something elsewhere) and the moved piece takes part.
                 if old_abs {
@@ -882,9 +954,6 @@ impl<'p> Analyzer<'p> {
                 Some(p) => p,
                 None => self.participants(&q1, t)?,
             };
-            if std::env::var("XQDBG").is_ok() {
-                eprintln!("target {} parts {:?}", t.square, parts);
-            }
             if self.profile.king_pawn_alone_idle && parts.len() == 1 {
                 let role = q1.piece_at(parts[0]).map(|p| p.role);
                 if matches!(role, Some(Role::King) | Some(Role::Pawn)) {
