@@ -431,6 +431,8 @@ fn svg_board_at_the_claim_ply() {
     assert!(text.contains("(俥)") && text.contains("[將]"), "{text}");
     let svg = std::fs::read_to_string(&show).unwrap();
     assert!(svg.contains("last move i0i6"));
+    assert!(svg.contains("ply 1: i0i6 车一进六"), "caption");
+    assert!(text.contains("Last move: ply 1, i0i6 车一进六"), "{text}");
     assert_eq!(svg.matches("class=\"piece ").count(), 4);
     std::fs::remove_dir_all(&dir).ok();
 }
