@@ -444,13 +444,22 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 )));
             }
             let mut pos = line.start;
+            let mut last_text = None;
             for &m in &line.moves[..at as usize] {
+                last_text = Some(xiangqi_arbiter::print_move(
+                    &pos,
+                    m,
+                    xiangqi_arbiter::Notation::Chinese,
+                ));
                 pos.play_unchecked(m);
             }
             let last = at.checked_sub(1).map(|i| line.moves[i as usize]);
             println!("{}", diagram::text(&pos.to_setup(), last));
+            if let (Some(m), Some(t)) = (last, &last_text) {
+                println!("Last move: ply {at}, {m} {t}");
+            }
             if let Some(file) = svg_file {
-                let caption = caption_for(at, last);
+                let caption = caption_for(at, last, last_text.as_deref());
                 write_file(&file, &svg::position(&pos, last, caption.as_deref()))?;
             }
             println!("FEN: {}", pos.fen());
@@ -617,10 +626,11 @@ fn parse_iccs_line(start: &Position, text: &str) -> Result<Vec<Move>, Failure> {
     Ok(moves)
 }
 
-fn caption_for(at: u32, last: Option<Move>) -> Option<String> {
-    Some(match last {
-        Some(m) => format!("ply {at}: {m}"),
-        None => "start position".into(),
+fn caption_for(at: u32, last: Option<Move>, text: Option<&str>) -> Option<String> {
+    Some(match (last, text) {
+        (Some(m), Some(t)) => format!("ply {at}: {m} {t}"),
+        (Some(m), None) => format!("ply {at}: {m}"),
+        _ => "start position".into(),
     })
 }
 

@@ -431,6 +431,8 @@ fn svg_board_at_the_claim_ply() {
     assert!(text.contains("(俥)") && text.contains("[將]"), "{text}");
     let svg = std::fs::read_to_string(&show).unwrap();
     assert!(svg.contains("last move i0i6"));
+    assert!(svg.contains("ply 1: i0i6 车一进六"), "caption");
+    assert!(text.contains("Last move: ply 1, i0i6 车一进六"), "{text}");
     assert_eq!(svg.matches("class=\"piece ").count(), 4);
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -473,4 +475,71 @@ fn bad_input_gives_clear_errors() {
     );
     let o = xqa(&["claim", "--fen", "bad", "--claimant", "red"]);
     assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn claims_read_records_by_path() {
+    // The same report whether the game comes from the file or from --fen/--moves.
+    for (file, claimant, profile) in [
+        ("claim_slow_valid.pgn", "red", "slow"),
+        ("claim_slow_checks_void.pgn", "red", "slow"),
+        ("claim_rapid.pgn", "red", "rapid"),
+        ("claim_amateur40_refused.pgn", "black", "amateur40"),
+        ("claim_mate_on_limit.pgn", "black", "slow"),
+    ] {
+        let path = sample_path(file);
+        let o = xqa(&[
+            "claim",
+            path.to_str().unwrap(),
+            "--claimant",
+            claimant,
+            "--profile",
+            profile,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{file}: {}", stderr(&o));
+        let from_path: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let from_moves = claim_json(file, &["--claimant", claimant, "--profile", profile]);
+        assert_eq!(from_path, from_moves, "{file}");
+    }
+    let o = xqa(&[
+        "claim",
+        sample_path("claim_rapid.pgn").to_str().unwrap(),
+        "--game",
+        "2",
+        "--claimant",
+        "red",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("there is no game 2 (the file holds 1)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = xqa(&["claim", "no/such/file.pgn", "--claimant", "red"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn claim_on_a_real_record_with_a_long_capture_free_stretch() {
+    // tests/data/limit/zhao_guorong_00000302.pgn: 381 plies, 151 without capture (see README there).
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/limit/zhao_guorong_00000302.pgn");
+    let o = xqa(&[
+        "claim",
+        path.to_str().unwrap(),
+        "--claimant",
+        "red",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["at_ply"], 381);
+    let counted = v["counted"].as_u64().unwrap();
+    assert_eq!(
+        counted + v["void"].as_u64().unwrap(),
+        v["claimant_moves"].as_u64().unwrap()
+    );
+    let o = xqa(&["show", path.to_str().unwrap(), "--at", "200"]);
+    assert!(o.status.success(), "{}", stderr(&o));
 }

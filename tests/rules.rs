@@ -210,8 +210,13 @@ fn a_continuing_threat_is_idle() {
 
 #[test]
 fn a_threat_appearing_while_answering_a_check_is_idle() {
-    let n = cxa("4k4/3r5/9/9/9/9/9/9/R5n2/3K5 w", "a1d1");
+    // The general steps out of the rook's check and so frees the horse's leg: the horse now
+    // attacks the unprotected black horse, but the threat came from answering the check.
+    let n = cxa("3k5/9/9/9/9/9/9/9/3n5/r3KN3 w", "e0e1");
     assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    // The same threat made without a check to answer is a chase.
+    let n = cxa("3k5/9/9/9/9/9/9/9/3n5/4KN3 w", "e0e1");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
 }
 
 #[test]

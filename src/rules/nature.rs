@@ -285,6 +285,8 @@ struct Threat {
     /// Sound counting everything the opponent could take after it (the capture can really be
     /// made now).
     abs: bool,
+    /// Every piece that can start a winning capture (or check series) by itself.
+    capturers: Bitboard,
 }
 
 /// The move-nature analyser: a profile and the node budget of the current move.
@@ -480,6 +482,7 @@ impl<'p> Analyzer<'p> {
             let mut found: Option<Threat> = None;
             let mut best = i32::MIN;
             let mut any_abs = false;
+            let mut capturers = Bitboard::EMPTY;
             for m in caps {
                 if self.mutual(q, m.from, s) {
                     continue;
@@ -500,6 +503,9 @@ impl<'p> Analyzer<'p> {
                     continue;
                 }
                 any_abs |= abs;
+                if rel {
+                    capturers |= Bitboard::from_square(m.from);
+                }
                 // Prefer, at equal value, a capturer that is neither the general nor a pawn (the
                 // threat then does not rest on them alone).
                 let lone = matches!(
@@ -521,11 +527,13 @@ impl<'p> Analyzer<'p> {
                         first: m,
                         rel,
                         abs,
+                        capturers: Bitboard::EMPTY,
                     });
                 }
             }
             if let Some(mut t) = found {
                 t.abs = any_abs;
+                t.capturers = capturers;
                 out.push(t);
             }
         }
@@ -552,6 +560,7 @@ impl<'p> Analyzer<'p> {
                     first: m,
                     rel: true,
                     abs: true,
+                    capturers: Bitboard::from_square(m.from),
                 });
             }
         }
@@ -883,7 +892,16 @@ impl<'p> Analyzer<'p> {
             &mut self.budget,
             &mut self.mates,
         )? {
-            return Ok(Some((NatureKind::MateThreat, Vec::new())));
+            let old = self.profile.mate_threat_needs_newness
+                && search::mate_by_checks_with(
+                    before,
+                    self.profile.mate_ply_cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )?;
+            if !old {
+                return Ok(Some((NatureKind::MateThreat, Vec::new())));
+            }
         }
         let t1 = self.threats(&q1)?;
         if t1.is_empty() {
@@ -899,7 +917,18 @@ impl<'p> Analyzer<'p> {
             let old_rel = t0.iter().filter(same).any(|o| o.rel);
             let old_abs = t0.iter().filter(same).any(|o| o.abs);
             let mut parts: Option<Vec<Square>> = None;
-            if old_rel {
+            // A piece that newly joins the attack (not merely the same piece moved on) makes
+            // the threat new too.
+            let mut old_capturers = Bitboard::EMPTY;
+            for o in t0.iter().filter(same) {
+                old_capturers |= o.capturers;
+            }
+            if old_capturers.contains(m.from) {
+                old_capturers = old_capturers.without(m.from).with(m.to);
+            }
+            let new_attacker =
+                self.profile.new_attacker_is_new && (t.capturers - old_capturers).any();
+            if old_rel && !new_attacker {
                 // The threat as such existed. It is new only if it could not really be carried
                 // out before (the capture lost something elsewhere) and the moved piece takes part.
                 if old_abs {

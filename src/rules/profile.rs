@@ -74,6 +74,13 @@ pub struct Profile {
     /// the only protector of something, or shielded it on its line) does not chase. The cost is
     /// what the opponent can newly win by one capture after the chaser's capture.
     pub capturer_duties: bool,
+    /// A mate threat that the mover already had before the move (it could have mated by checks
+    /// instead) is not a new mate threat; the move is then judged as chase or idle.
+    pub mate_threat_needs_newness: bool,
+    /// Newness (RULES.md §2.2): a threat on a piece that another piece already had is still new
+    /// when a further piece joins the attack (a new attacker); the same piece moving on while
+    /// keeping its attack is idle (从捉到捉).
+    pub new_attacker_is_new: bool,
     /// The general or a pawn attacking by itself is idle (CXA); joint threats remain chases.
     pub king_pawn_alone_idle: bool,
     /// Winning a pawn that has just crossed the river (the opponent's last move took it across)
@@ -120,8 +127,10 @@ impl Profile {
             chase_check_cap: 2,
             node_budget: 200_000,
             refutation_mate_cap: 3,
-            answer_to_check_any_piece: true,
+            answer_to_check_any_piece: false,
             capturer_duties: true,
+            mate_threat_needs_newness: false,
+            new_attacker_is_new: true,
             king_pawn_alone_idle: true,
             just_crossed_pawn_is_no_gain: true,
             mate_threat_forbidden: true,
