@@ -15,6 +15,11 @@
 //! ```
 #![forbid(unsafe_code)]
 
+/// The README's Rust examples, compiled and run as doc tests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 pub mod attacks;
 pub mod bitboard;
 pub mod diagram;
