@@ -503,9 +503,7 @@ impl<'p> Analyzer<'p> {
                     continue;
                 }
                 any_abs |= abs;
-                if rel {
-                    capturers |= Bitboard::from_square(m.from);
-                }
+                capturers |= Bitboard::from_square(m.from);
                 // Prefer, at equal value, a capturer that is neither the general nor a pawn (the
                 // threat then does not rest on them alone).
                 let lone = matches!(
@@ -923,6 +921,8 @@ impl<'p> Analyzer<'p> {
             for o in t0.iter().filter(same) {
                 old_capturers |= o.capturers;
             }
+            // Pieces that already bore on the square before the move do not "join" it.
+            old_capturers |= Self::pseudo_capturers(before, t.square, before.turn());
             if old_capturers.contains(m.from) {
                 old_capturers = old_capturers.without(m.from).with(m.to);
             }
