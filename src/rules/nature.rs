@@ -851,6 +851,13 @@ impl<'p> Analyzer<'p> {
         };
         if after.is_check() {
             nature.kind = NatureKind::Check;
+            if self.profile.check_may_chase {
+                // Record what the check also chases (AXF counts it towards a perpetual chase).
+                if let Ok(t) = self.chase_targets(before, &after, m, prev) {
+                    nature.targets = t;
+                }
+            }
+            nature.nodes = self.budget.nodes;
             return nature;
         }
         let moved = before.piece_at(m.from).expect("moving piece");
@@ -882,7 +889,6 @@ impl<'p> Analyzer<'p> {
         m: Move,
         prev: Option<Move>,
     ) -> Result<Option<(NatureKind, Vec<ChaseTarget>)>, Exhausted> {
-        let moved_to = m.to;
         let q1 = after.null_move();
         if search::mate_by_checks_with(
             &q1,
@@ -901,9 +907,27 @@ impl<'p> Analyzer<'p> {
                 return Ok(Some((NatureKind::MateThreat, Vec::new())));
             }
         }
+        let targets = self.chase_targets(before, after, m, prev)?;
+        if targets.is_empty() {
+            Ok(None)
+        } else {
+            Ok(Some((NatureKind::Chase, targets)))
+        }
+    }
+
+    /// The new threats the move makes (RULES.md §2 chase conditions), as chase targets.
+    fn chase_targets(
+        &mut self,
+        before: &Position,
+        after: &Position,
+        m: Move,
+        prev: Option<Move>,
+    ) -> Result<Vec<ChaseTarget>, Exhausted> {
+        let moved_to = m.to;
+        let q1 = after.null_move();
         let t1 = self.threats(&q1)?;
         if t1.is_empty() {
-            return Ok(None);
+            return Ok(Vec::new());
         }
         let t0 = self.threats(before)?;
         let mut targets = Vec::new();
@@ -968,11 +992,7 @@ impl<'p> Analyzer<'p> {
                 by: parts,
             });
         }
-        if targets.is_empty() {
-            Ok(None)
-        } else {
-            Ok(Some((NatureKind::Chase, targets)))
-        }
+        Ok(targets)
     }
 
     /// The idle kind of an idle move, if one applies.

@@ -154,8 +154,11 @@ fn facts(
         .iter()
         .any(|n| n.kind == NatureKind::Chase && n.has_joint_chase());
     // Follow the chased pieces through the opponent's moves in between.
-    let mut same_target_chase =
-        !mine.is_empty() && mine.iter().all(|n| n.kind == NatureKind::Chase);
+    let chasing = |n: &MoveNature| {
+        n.kind == NatureKind::Chase
+            || (profile.check_may_chase && n.kind == NatureKind::Check && !n.targets.is_empty())
+    };
+    let mut same_target_chase = !mine.is_empty() && mine.iter().all(|n| chasing(n));
     if same_target_chase {
         let mut tracked: Vec<Square> = mine[0].targets.iter().map(|t| t.square).collect();
         let mut last_index = window
