@@ -72,26 +72,97 @@ fn failures(cases: &[Case], profile: &Profile) -> Vec<(String, String)> {
     out
 }
 
+/// Cases the engine does not yet rule as the book does (see the report in the commit log: most
+/// differ on one move's nature where the book weighs a positional idea, such as an exchange offer
+/// that also threatens, that the engine's material-and-legality reading of §2 does not see).
+/// The tests fail when any other case fails (a regression) and when a listed case starts
+/// passing (so that the list is kept honest).
+const CXA_KNOWN_FAILURES: &[&str] = &[
+    "图2",
+    "图3",
+    "图4",
+    "图8",
+    "图9",
+    "图11",
+    "图13",
+    "图16",
+    "图17",
+    "图18",
+    "图21",
+    "图22",
+    "图24",
+    "图25",
+    "图26",
+    "图28",
+    "图29",
+    "图30",
+    "参考图1",
+    "参考图13",
+    "参考图15",
+    "参考图19",
+    "参考图27",
+    "参考图29",
+    "参考图33",
+    "参考图35",
+    "参考图39",
+    "参考图41",
+    "参考图49",
+];
+
+const AXF_KNOWN_FAILURES: &[&str] = &[
+    "axf-orange-23",
+    "axf-orange-57",
+    "axf-orange-59",
+    "axf-orange-61",
+    "axf-orange-77",
+    "axf-orange-81",
+    "axf-orange-87",
+    "axf-orange-105",
+    "axf-orange-107",
+    "axf-orange-113",
+    "axf-orange-129",
+    "axf-orange-131",
+    "axf-orange-151",
+    "axf-fsf-15",
+    "axf-fsf-22",
+    "axf-fsf-25",
+    "axf-fsf-27",
+];
+
+fn check_against_known(name: &str, cases: &[Case], profile: &Profile, known: &[&str]) {
+    let fails = failures(cases, profile);
+    for (id, why) in &fails {
+        eprintln!("{name} FAIL {id}: {why}");
+    }
+    eprintln!("{name}: {}/{} pass", cases.len() - fails.len(), cases.len());
+    let failing: Vec<&str> = fails.iter().map(|(id, _)| id.as_str()).collect();
+    let regressions: Vec<&(String, String)> = fails
+        .iter()
+        .filter(|(id, _)| !known.contains(&id.as_str()))
+        .collect();
+    assert!(
+        regressions.is_empty(),
+        "{name} regressions: {regressions:#?}"
+    );
+    let fixed: Vec<&&str> = known.iter().filter(|k| !failing.contains(k)).collect();
+    assert!(
+        fixed.is_empty(),
+        "{name} cases now pass; remove them from the known failures: {fixed:?}"
+    );
+}
+
 #[test]
 fn cxa_cases() {
     let cases = load(include_str!("data/rules/cxa.jsonl"));
     assert_eq!(cases.len(), 56);
-    let fails = failures(&cases, &Profile::cxa());
-    for (id, why) in &fails {
-        eprintln!("CXA FAIL {id}: {why}");
-    }
-    eprintln!("CXA: {}/{} pass", cases.len() - fails.len(), cases.len());
+    check_against_known("CXA", &cases, &Profile::cxa(), CXA_KNOWN_FAILURES);
 }
 
 #[test]
 fn axf_cases() {
     let cases = load(include_str!("data/rules/axf.jsonl"));
     assert_eq!(cases.len(), 118);
-    let fails = failures(&cases, &Profile::axf());
-    for (id, why) in &fails {
-        eprintln!("AXF FAIL {id}: {why}");
-    }
-    eprintln!("AXF: {}/{} pass", cases.len() - fails.len(), cases.len());
+    check_against_known("AXF", &cases, &Profile::axf(), AXF_KNOWN_FAILURES);
 }
 
 // ---- RULES.md §2, clause by clause, on small constructed positions ----
