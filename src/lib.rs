@@ -23,8 +23,10 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod record;
+pub mod report;
 pub mod rules;
 pub mod setup;
+pub mod svg;
 pub mod types;
 
 pub use bitboard::Bitboard;

@@ -5,6 +5,9 @@
 //! ([`Line`]s) that replace it. Moves are stored both as validated [`Move`]s and with the text the
 //! record gave, so that errors and conversions can point back at the source.
 
+use super::encoding::TextEncoding;
+use super::error::RecordError;
+use super::notation::Notation;
 use crate::position::Position;
 use crate::types::{Color, Move};
 
@@ -85,7 +88,7 @@ pub struct Line {
 }
 
 /// A whole game record.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Game {
     /// Tags in their original order (PGN tag pairs, or the header fields of binary formats).
     pub tags: Vec<(String, String)>,
@@ -138,6 +141,35 @@ impl Game {
         self.start.turn()
     }
 
+    /// A copy without what depends on the source text (each move's `text` and `pos`), for
+    /// comparing games read from different formats or notations.
+    pub fn normalized(&self) -> Game {
+        fn line(l: &Line) -> Line {
+            Line {
+                comments_before: l.comments_before.clone(),
+                nodes: l
+                    .nodes
+                    .iter()
+                    .map(|n| MoveNode {
+                        mv: n.mv,
+                        text: String::new(),
+                        pos: SourcePos::default(),
+                        nags: n.nags.clone(),
+                        comments: n.comments.clone(),
+                        variations: n.variations.iter().map(line).collect(),
+                    })
+                    .collect(),
+            }
+        }
+        Game {
+            tags: self.tags.clone(),
+            start: self.start,
+            main: line(&self.main),
+            result: self.result,
+            trailing_text: self.trailing_text.clone(),
+        }
+    }
+
     /// The position after `ply` moves of the main line (0 = the start).
     pub fn position_at(&self, ply: usize) -> Position {
         let mut pos = self.start;
@@ -145,5 +177,149 @@ impl Game {
             pos.play_unchecked(n.mv);
         }
         pos
+    }
+}
+
+impl Line {
+    /// Number of moves in this line and all its variations, recursively.
+    pub fn total_moves(&self) -> usize {
+        self.nodes
+            .iter()
+            .map(|n| 1 + n.variations.iter().map(Line::total_moves).sum::<usize>())
+            .sum()
+    }
+
+    /// Number of variations below this line, recursively.
+    pub fn total_variations(&self) -> usize {
+        self.nodes
+            .iter()
+            .map(|n| {
+                n.variations.len()
+                    + n.variations
+                        .iter()
+                        .map(Line::total_variations)
+                        .sum::<usize>()
+            })
+            .sum()
+    }
+
+    /// Number of comments in this line and its variations, recursively.
+    pub fn total_comments(&self) -> usize {
+        self.comments_before.len()
+            + self
+                .nodes
+                .iter()
+                .map(|n| {
+                    n.comments.len() + n.variations.iter().map(Line::total_comments).sum::<usize>()
+                })
+                .sum::<usize>()
+    }
+}
+
+/// The container format of a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Pgn,
+    Dhtmlxq,
+    Xqf,
+    Cbr,
+    Cbl,
+    Cbf,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Pgn => "pgn",
+            Format::Dhtmlxq => "dhtmlxq",
+            Format::Xqf => "xqf",
+            Format::Cbr => "cbr",
+            Format::Cbl => "cbl",
+            Format::Cbf => "cbf",
+        }
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Format, String> {
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "pgn" => Format::Pgn,
+            "dhtmlxq" | "ubb" => Format::Dhtmlxq,
+            "xqf" => Format::Xqf,
+            "cbr" => Format::Cbr,
+            "cbl" => Format::Cbl,
+            "cbf" => Format::Cbf,
+            _ => return Err(format!("unknown format '{s}'")),
+        })
+    }
+}
+
+/// One game as read from a source: the game (complete, or what was read before the error), where
+/// it came from, and what went wrong if anything.
+#[derive(Clone, Debug)]
+pub struct GameEntry {
+    /// The file path, or `-` for standard input.
+    pub source: String,
+    /// 0-based index of the game in its source.
+    pub index: usize,
+    pub format: Format,
+    /// The move notation of text formats (`None` for formats that store squares).
+    pub notation: Option<Notation>,
+    /// The text encoding of text formats.
+    pub encoding: Option<TextEncoding>,
+    /// The game; when `error` is set, the part read before the error.
+    pub game: Game,
+    /// The first error: the game is invalid from there on.
+    pub error: Option<RecordError>,
+    /// Things accepted but worth saying (kind `resolved_by_legality`, ...).
+    pub warnings: Vec<RecordError>,
+}
+
+impl GameEntry {
+    /// A game read without trouble.
+    pub fn ok(source: &str, index: usize, format: Format, game: Game) -> GameEntry {
+        GameEntry {
+            source: source.to_owned(),
+            index,
+            format,
+            notation: None,
+            encoding: None,
+            game,
+            error: None,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// A game (or a whole source) that could not be read at all.
+    pub fn failed(source: &str, index: usize, format: Format, error: RecordError) -> GameEntry {
+        GameEntry {
+            source: source.to_owned(),
+            index,
+            format,
+            notation: None,
+            encoding: None,
+            game: Game::new(Position::start()),
+            error: Some(error.in_source(source).in_game(index)),
+            warnings: Vec::new(),
+        }
+    }
+
+    pub fn is_ok(&self) -> bool {
+        self.error.is_none()
+    }
+
+    /// Plies of the main line that were read (and replayed legally).
+    pub fn plies(&self) -> usize {
+        self.game.main.nodes.len()
+    }
+
+    /// The game, or the error.
+    pub fn into_result(self) -> Result<Game, RecordError> {
+        match self.error {
+            None => Ok(self.game),
+            Some(e) => Err(e),
+        }
     }
 }

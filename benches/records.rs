@@ -1,0 +1,91 @@
+//! Parse + validate throughput of the record readers on one core (moves per second).
+//!
+//! * `pgn/iccs`: the 1,391-game ICCS file (wxf.ca dump, one multi-game PGN, UTF-8).
+//! * `pgn/chinese_big5`: the 222 CCPD records (Big5, traditional characters, one game per file).
+//! * `pgn/chinese_utf8`: the 15-game Chinese file with no spaces between moves.
+//! * `dhtmlxq/variations`: the vschess DhtmlXQ file (1,446 branches; all moves counted).
+//!
+//! Run: `cargo bench --bench records` (criterion prints "thrpt" in moves/s).
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use xiangqi_arbiter::record::{self, GameEntry};
+
+fn data(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/games")
+        .join(p)
+}
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            files_under(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+/// Reads and replays every game of every source; returns the number of moves replayed.
+fn run(sources: &[(String, Vec<u8>)]) -> usize {
+    let mut moves = 0;
+    for (name, bytes) in sources {
+        for e in record::read_bytes(name, bytes, None) {
+            moves += count(&e);
+        }
+    }
+    moves
+}
+
+fn count(e: &GameEntry) -> usize {
+    assert!(e.is_ok(), "{:?}", e.error);
+    e.game.main.total_moves()
+}
+
+fn load(paths: &[PathBuf]) -> Vec<(String, Vec<u8>)> {
+    paths
+        .iter()
+        .map(|p| (p.display().to_string(), std::fs::read(p).unwrap()))
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let mut ccpd = Vec::new();
+    files_under(&data("ccpd_big5_pgn"), &mut ccpd);
+    let sets = [
+        (
+            "pgn/iccs",
+            load(&[data("wukong_xqdb/pgn/Hu_Ronghua_1391_UCI_games.pgn")]),
+        ),
+        ("pgn/chinese_big5", load(&ccpd)),
+        (
+            "pgn/chinese_utf8",
+            load(&[data("wukong_xqdb/pgn/xqdb_traditional.pgn")]),
+        ),
+        (
+            "dhtmlxq/variations",
+            load(&[data("dhtmlxq_text/vschess_dhtmlxq.txt")]),
+        ),
+    ];
+    let mut g = c.benchmark_group("records");
+    for (name, sources) in &sets {
+        let moves = run(sources);
+        g.throughput(Throughput::Elements(moves as u64));
+        g.bench_function(*name, |b| b.iter(|| black_box(run(black_box(sources)))));
+    }
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10).measurement_time(std::time::Duration::from_secs(3));
+    targets = bench
+}
+criterion_main!(benches);

@@ -1,0 +1,803 @@
+//! DhtmlXQ / UBB records (东萍 dpxq.com, wxf.ca, 象棋桥 "UBB" export): reader and writer.
+//!
+//! A record is a run of `[DhtmlXQ_<name>]value[/DhtmlXQ_<name>]` fields, normally inside
+//! `[DhtmlXQ]...[/DhtmlXQ]` or `[DhtmlXQiFrame]...[/DhtmlXQiFrame]`, and often embedded in an HTML
+//! page; every block of a text is one game. Fields:
+//! * `binit`: 32 piece squares (`xy`, x from the left, y from the **top**, `99` = absent) in the
+//!   order Red 车马相仕帅仕相马车炮炮兵兵兵兵兵 then Black; `fen` (takes priority) for the start.
+//! * `movelist`: `x1y1x2y2` per move. The side to move is the owner of the first moving piece.
+//! * `move_<parent>_<ply>_<n>`: branch `n`, whose first move replaces move `<ply>` (1-based,
+//!   counted from the start of the game) of branch `<parent>` (0 = the main line).
+//! * `comment<ply>` (main line; `comment0` comes before the first move) and
+//!   `comment<branch>_<ply>`; `||` is a line break and `\uXXXX` escapes are decoded.
+//! * Everything else becomes a tag: `title` → `Title`, `event` → `Event`, `date` → `Date`,
+//!   `place` → `Site`, `round` → `Round`, `red` → `Red`, `redteam` → `RedTeam`, `black` → `Black`,
+//!   `blackteam` → `BlackTeam`, `result` → `Result` (also parsed into the game result: 红胜 /
+//!   黑胜 / 和棋 and the PGN tokens), `open` → `Opening`; unknown fields keep their own name.
+//!
+//! The writer produces the same fields (tags without a DhtmlXQ name are written under their own
+//! name and read back as such; the start as `binit` plus `fen` when it is not the standard one;
+//! the text after the result as `trailing_text`). DhtmlXQ has no NAGs and one comment per move:
+//! several comments of one move are joined with line breaks, and NAGs are not written.
+
+use super::error::{RecordError, kind};
+use super::game::{Format, Game, GameEntry, GameResult, Line, MoveNode, SourcePos};
+use super::notation::{self, Notation};
+use crate::position::Position;
+use crate::setup::Setup;
+use crate::types::{Color, Move, Piece, Role, Square};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Field name ↔ tag name pairs.
+const TAG_NAMES: &[(&str, &str)] = &[
+    ("title", "Title"),
+    ("event", "Event"),
+    ("date", "Date"),
+    ("place", "Site"),
+    ("round", "Round"),
+    ("table", "Table"),
+    ("red", "Red"),
+    ("redteam", "RedTeam"),
+    ("redrating", "RedRating"),
+    ("redtime", "RedTime"),
+    ("black", "Black"),
+    ("blackteam", "BlackTeam"),
+    ("blackrating", "BlackRating"),
+    ("blacktime", "BlackTime"),
+    ("result", "Result"),
+    ("open", "Opening"),
+    ("timerule", "TimeControl"),
+    ("owner", "Owner"),
+    ("remark", "Remark"),
+    ("author", "Author"),
+];
+
+/// The roles of the 16 binit entries of one side.
+const BINIT_ROLES: [Role; 16] = [
+    Role::Rook,
+    Role::Horse,
+    Role::Elephant,
+    Role::Advisor,
+    Role::King,
+    Role::Advisor,
+    Role::Elephant,
+    Role::Horse,
+    Role::Rook,
+    Role::Cannon,
+    Role::Cannon,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+    Role::Pawn,
+];
+
+/// Whether the text holds a DhtmlXQ record.
+pub fn looks_like(text: &str) -> bool {
+    text.contains("[DhtmlXQ")
+}
+
+/// Reads every DhtmlXQ block of a text (an HTML page, a forum post, a `.txt` export).
+pub fn read_str(text: &str, source: &str) -> Vec<GameEntry> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let loc = Locator::new(text);
+    blocks(text)
+        .into_iter()
+        .enumerate()
+        .map(|(index, (start, end))| {
+            let mut e = parse_block(text, &loc, start, end);
+            e.source = source.to_owned();
+            e.index = index;
+            if let Some(err) = e.error.take() {
+                e.error = Some(err.in_source(source).in_game(index));
+            }
+            for w in &mut e.warnings {
+                w.source = source.to_owned();
+                w.game = index;
+            }
+            e
+        })
+        .collect()
+}
+
+/// The byte ranges of the records in a text.
+fn blocks(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while let Some(i) = find_container(&text[k..]) {
+        let start = k + i;
+        let close = text[start..]
+            .find("[/DhtmlXQ]")
+            .or_else(|| text[start..].find("[/DhtmlXQiFrame]"));
+        let next = find_container(&text[start + 1..]).map(|j| start + 1 + j);
+        let end = match (close.map(|c| start + c), next) {
+            (Some(c), Some(n)) if n < c => n,
+            (Some(c), _) => c,
+            (None, Some(n)) => n,
+            (None, None) => text.len(),
+        };
+        out.push((start, end));
+        k = end.max(start + 1);
+    }
+    if out.is_empty() && text.contains("[DhtmlXQ_") {
+        out.push((0, text.len()));
+    }
+    out
+}
+
+fn find_container(s: &str) -> Option<usize> {
+    match (s.find("[DhtmlXQ]"), s.find("[DhtmlXQiFrame]")) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// One `[DhtmlXQ_name]value[/DhtmlXQ_name]` field with the byte offset of its value.
+struct Field<'a> {
+    name: &'a str,
+    value: &'a str,
+    offset: usize,
+}
+
+fn fields(text: &str, start: usize, end: usize) -> Vec<Field<'_>> {
+    let mut out = Vec::new();
+    let mut k = start;
+    const OPEN: &str = "[DhtmlXQ_";
+    while let Some(i) = text[k..end].find(OPEN) {
+        let name_start = k + i + OPEN.len();
+        let Some(close) = text[name_start..end].find(']') else {
+            break;
+        };
+        let name = &text[name_start..name_start + close];
+        let vstart = name_start + close + 1;
+        if name.is_empty() || name.contains(['[', ' ', '\n']) {
+            k = name_start;
+            continue;
+        }
+        let closing = format!("[/DhtmlXQ_{name}]");
+        let (value, next) = match text[vstart..end].find(&closing) {
+            Some(j) => (&text[vstart..vstart + j], vstart + j + closing.len()),
+            None => {
+                // Unterminated: up to the next field.
+                let j = text[vstart..end].find(OPEN).unwrap_or(end - vstart);
+                (&text[vstart..vstart + j], vstart + j)
+            }
+        };
+        out.push(Field {
+            name,
+            value,
+            offset: vstart,
+        });
+        k = next;
+    }
+    out
+}
+
+/// Turns byte offsets into 1-based lines and columns (characters).
+struct Locator<'a> {
+    text: &'a str,
+    /// Byte offsets of the line starts.
+    starts: Vec<usize>,
+}
+
+impl<'a> Locator<'a> {
+    fn new(text: &'a str) -> Locator<'a> {
+        let mut starts = vec![0];
+        starts.extend(memchr_newlines(text));
+        Locator { text, starts }
+    }
+
+    fn at(&self, offset: usize) -> (u32, u32) {
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let ls = self.starts[line - 1];
+        (
+            line as u32,
+            self.text[ls..offset].chars().count() as u32 + 1,
+        )
+    }
+}
+
+fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
+    text.bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b'\n')
+        .map(|(i, _)| i + 1)
+}
+
+/// Decodes `||` line breaks and `\uXXXX` escapes.
+fn decode_text(v: &str) -> String {
+    let v = v.replace("||", "\n");
+    if !v.contains("\\u") {
+        return v;
+    }
+    let mut out = String::with_capacity(v.len());
+    let mut rest = v.as_str();
+    while let Some(i) = rest.find("\\u") {
+        out.push_str(&rest[..i]);
+        let hex = rest.get(i + 2..i + 6);
+        match hex
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .and_then(char::from_u32)
+        {
+            Some(c) => {
+                out.push(c);
+                rest = &rest[i + 6..];
+            }
+            None => {
+                out.push_str("\\u");
+                rest = &rest[i + 2..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Escapes text for a field value (the inverse of [`decode_text`]).
+fn encode_text(v: &str) -> String {
+    let mut out = String::with_capacity(v.len());
+    for c in v.chars() {
+        match c {
+            '\n' => out.push_str("||"),
+            '\r' => {}
+            '|' | '[' | ']' | '\\' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Parses the result text of a `result` field.
+pub fn parse_result(v: &str) -> Option<GameResult> {
+    let v = v.trim();
+    if let Some(r) = GameResult::from_token(v) {
+        return Some(r);
+    }
+    if v.contains("红胜") || v.contains("紅勝") || v.contains("红先胜") || v.contains("黑负")
+    {
+        Some(GameResult::RedWins)
+    } else if v.contains("黑胜") || v.contains("黑勝") || v.contains("红负") || v.contains("紅負")
+    {
+        Some(GameResult::BlackWins)
+    } else if v.contains('和') {
+        Some(GameResult::Draw)
+    } else if v == "未知" {
+        Some(GameResult::Unknown)
+    } else {
+        None
+    }
+}
+
+/// A square from DhtmlXQ digits (x from the left, y from the top).
+fn square(x: u8, y: u8) -> Option<Square> {
+    if x > 8 || y > 9 {
+        return None;
+    }
+    Square::from_xy(x as i32, 9 - y as i32)
+}
+
+fn digits(sq: Square) -> [u8; 2] {
+    [b'0' + sq.file().index(), b'0' + (9 - sq.rank().index())]
+}
+
+struct Branch<'a> {
+    parent: usize,
+    ply: usize,
+    moves: &'a str,
+    offset: usize,
+}
+
+fn parse_block(text: &str, loc: &Locator, start: usize, end: usize) -> GameEntry {
+    let mut game = Game::new(Position::start());
+    let mut entry = GameEntry::ok("", 0, Format::Dhtmlxq, Game::new(Position::start()));
+    let r = read_block(text, loc, start, end, &mut game, &mut entry.warnings);
+    entry.game = game;
+    entry.error = r.err();
+    entry
+}
+
+fn read_block(
+    text: &str,
+    loc: &Locator,
+    start: usize,
+    end: usize,
+    game: &mut Game,
+    warnings: &mut Vec<RecordError>,
+) -> Result<(), RecordError> {
+    let err_at = |offset: usize, k: &str, msg: String| {
+        let (l, c) = loc.at(offset);
+        RecordError::new(k, msg).at(l, c)
+    };
+    let mut binit = None;
+    let mut fen = None;
+    let mut branches: BTreeMap<usize, Branch> = BTreeMap::new();
+    let mut comments: BTreeMap<(usize, usize), String> = BTreeMap::new();
+    for f in fields(text, start, end) {
+        let name = f.name;
+        if name == "binit" {
+            binit = Some(f);
+        } else if name == "fen" {
+            fen = Some(f);
+        } else if name == "movelist" {
+            branches.insert(
+                0,
+                Branch {
+                    parent: 0,
+                    ply: 1,
+                    moves: f.value,
+                    offset: f.offset,
+                },
+            );
+        } else if let Some(rest) = name.strip_prefix("move_") {
+            let nums: Vec<Option<usize>> = rest.split('_').map(|p| p.parse().ok()).collect();
+            match nums.as_slice() {
+                [Some(p), Some(k), Some(n)] if *n > 0 && *k > 0 => {
+                    branches.insert(
+                        *n,
+                        Branch {
+                            parent: *p,
+                            ply: *k,
+                            moves: f.value,
+                            offset: f.offset,
+                        },
+                    );
+                }
+                _ => {
+                    return Err(err_at(
+                        f.offset,
+                        kind::RECORD_SYNTAX,
+                        format!("bad branch field name 'DhtmlXQ_{name}'"),
+                    ));
+                }
+            }
+        } else if let Some(rest) = name.strip_prefix("comment")
+            && !rest.is_empty()
+            && rest.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+        {
+            let key = match rest.split_once('_') {
+                Some((b, p)) => (b.parse().ok(), p.parse().ok()),
+                None => (Some(0), rest.parse().ok()),
+            };
+            match key {
+                (Some(b), Some(p)) => {
+                    let c = decode_text(f.value);
+                    comments
+                        .entry((b, p))
+                        .and_modify(|e: &mut String| {
+                            e.push('\n');
+                            e.push_str(&c);
+                        })
+                        .or_insert(c);
+                }
+                _ => {
+                    return Err(err_at(
+                        f.offset,
+                        kind::RECORD_SYNTAX,
+                        format!("bad comment field name 'DhtmlXQ_{name}'"),
+                    ));
+                }
+            }
+        } else if name == "trailing_text" {
+            game.trailing_text = Some(decode_text(f.value));
+        } else {
+            let tag = TAG_NAMES
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map_or(name, |(_, t)| t);
+            let value = decode_text(f.value);
+            if name == "result" {
+                game.result = parse_result(&value);
+            }
+            game.tags.push((tag.to_owned(), value));
+        }
+    }
+
+    // The start position.
+    let first_move = branches
+        .get(&0)
+        .and_then(|b| b.moves.get(0..4))
+        .and_then(|m| {
+            let d = m.as_bytes();
+            square(d[0].wrapping_sub(b'0'), d[1].wrapping_sub(b'0'))
+        });
+    if let Some(f) = fen {
+        let v = f.value.trim();
+        game.start = Position::from_fen(v).map_err(|e| {
+            err_at(
+                f.offset,
+                kind::BAD_POSITION,
+                format!("fen \"{v}\": {e} [{}]", e.kind()),
+            )
+        })?;
+        game.tags.push(("FEN".to_owned(), v.to_owned()));
+    } else if let Some(f) = binit {
+        let v = f.value.trim().as_bytes();
+        if v.len() != 64 || !v.iter().all(u8::is_ascii_digit) {
+            return Err(err_at(
+                f.offset,
+                kind::BAD_POSITION,
+                "binit must be 64 digits".into(),
+            ));
+        }
+        let mut setup = Setup::start();
+        setup.board = [None; 90];
+        for i in 0..32 {
+            let (x, y) = (v[2 * i] - b'0', v[2 * i + 1] - b'0');
+            if x == 9 && y == 9 {
+                continue;
+            }
+            let Some(sq) = square(x, y) else {
+                return Err(err_at(
+                    f.offset + 2 * i,
+                    kind::BAD_POSITION,
+                    format!("binit entry {} ('{}{}') is off the board", i + 1, x, y),
+                ));
+            };
+            let color = if i < 16 { Color::Red } else { Color::Black };
+            if setup.board[sq as usize].is_some() {
+                return Err(err_at(
+                    f.offset + 2 * i,
+                    kind::BAD_POSITION,
+                    format!("binit puts two pieces on {sq}"),
+                ));
+            }
+            setup.board[sq as usize] = Some(Piece::new(color, BINIT_ROLES[i % 16]));
+        }
+        setup.turn = first_move
+            .and_then(|sq| setup.board[sq as usize])
+            .map_or(Color::Red, |p| p.color);
+        game.start = Position::from_setup(setup)
+            .map_err(|e| err_at(f.offset, kind::BAD_POSITION, format!("binit: {e}")))?;
+    } else if let Some(sq) = first_move
+        && game
+            .start
+            .piece_at(sq)
+            .is_some_and(|p| p.color == Color::Black)
+    {
+        let mut setup = Setup::start();
+        setup.turn = Color::Black;
+        game.start = Position::from_setup(setup).expect("the start position is legal");
+    }
+
+    // Children of each (branch, ply).
+    let mut children: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+    for (&n, b) in &branches {
+        if n != 0 {
+            children.entry((b.parent, b.ply)).or_default().push(n);
+        }
+    }
+    let mut ctx = Ctx {
+        loc,
+        branches: &branches,
+        children: &children,
+        comments: &mut comments,
+        used: BTreeSet::new(),
+        warnings: Vec::new(),
+    };
+    if let Some(c) = ctx.comments.remove(&(0, 0)) {
+        game.main.comments_before.push(c);
+    }
+    let start_pos = game.start;
+    if branches.contains_key(&0) {
+        ctx.build(0, start_pos, 1, &mut game.main, 0)?;
+    }
+    for (n, b) in &branches {
+        if *n != 0 && !ctx.used.contains(n) {
+            ctx.warnings.push(err_at(
+                b.offset,
+                kind::RECORD_SYNTAX,
+                format!(
+                    "variation (branch {n}) dropped: it replaces move {} of branch {}, \
+                     which has no such move",
+                    b.ply, b.parent
+                ),
+            ));
+        }
+    }
+    warnings.append(&mut ctx.warnings);
+    if let Some(((b, p), _)) = comments.iter().next() {
+        // A comment on a move that does not exist: keep its text rather than lose it.
+        let _ = (b, p);
+        let rest: Vec<String> = std::mem::take(&mut comments).into_values().collect();
+        game.main.comments_before.extend(rest);
+    }
+    Ok(())
+}
+
+struct Ctx<'a, 'b> {
+    loc: &'b Locator<'a>,
+    branches: &'b BTreeMap<usize, Branch<'a>>,
+    children: &'b BTreeMap<(usize, usize), Vec<usize>>,
+    comments: &'b mut BTreeMap<(usize, usize), String>,
+    /// Branches that were reached.
+    used: BTreeSet<usize>,
+    /// Errors inside variations: the variation is cut there, the game stays valid.
+    warnings: Vec<RecordError>,
+}
+
+impl Ctx<'_, '_> {
+    /// Replays branch `id` from `pos` (its first move is ply `ply0`) into `line`.
+    fn build(
+        &mut self,
+        id: usize,
+        mut pos: Position,
+        ply0: usize,
+        line: &mut Line,
+        depth: usize,
+    ) -> Result<(), RecordError> {
+        if depth > 256 {
+            return Err(RecordError::new(
+                kind::RECORD_SYNTAX,
+                "branches nested too deeply",
+            ));
+        }
+        let b = &self.branches[&id];
+        if id != 0
+            && let Some(c) = self.comments.remove(&(id, ply0 - 1))
+        {
+            line.comments_before.push(c);
+        }
+        let moves = b.moves.trim();
+        let lead = b.moves.len() - b.moves.trim_start().len();
+        if !moves.len().is_multiple_of(4) || !moves.bytes().all(|c| c.is_ascii_digit()) {
+            let (l, c) = self.loc.at(b.offset);
+            return Err(RecordError::new(
+                kind::RECORD_SYNTAX,
+                format!("move list of branch {id} is not groups of 4 digits"),
+            )
+            .at(l, c));
+        }
+        for (i, chunk) in moves.as_bytes().chunks(4).enumerate() {
+            let ply = ply0 + i;
+            let offset = b.offset + lead + 4 * i;
+            let (l, c) = self.loc.at(offset);
+            let digits = std::str::from_utf8(chunk).expect("ascii");
+            let d: Vec<u8> = chunk.iter().map(|c| c - b'0').collect();
+            let mv = match (square(d[0], d[1]), square(d[2], d[3])) {
+                (Some(f), Some(t)) => Move::new(f, t),
+                _ => {
+                    return Err(RecordError::new(
+                        kind::ILLEGAL_MOVE,
+                        format!("'{digits}' names a square off the board"),
+                    )
+                    .at(l, c)
+                    .at_move(ply, digits));
+                }
+            };
+            if !notation::is_legal_fast(&pos, mv) {
+                return Err(illegal(&pos, mv, digits).at(l, c).at_move(ply, digits));
+            }
+            let before = pos;
+            let mut node = MoveNode::new(mv, digits, SourcePos { line: l, column: c });
+            if let Some(kids) = self.children.get(&(id, ply)) {
+                for &k in kids {
+                    self.used.insert(k);
+                    let mut var = Line::default();
+                    let r = self.build(k, before, ply, &mut var, depth + 1);
+                    if let Err(mut e) = r {
+                        e.message = format!("in variation (branch {k}), cut here: {}", e.message);
+                        self.warnings.push(e);
+                    }
+                    node.variations.push(var);
+                }
+            }
+            pos.play_unchecked(mv);
+            if let Some(c) = self.comments.remove(&(id, ply)) {
+                node.comments.push(c);
+            }
+            line.nodes.push(node);
+        }
+        Ok(())
+    }
+}
+
+/// Explains why a move given by squares is illegal, with the notation module's diagnosis and
+/// suggestions (in ICCS).
+pub(crate) fn illegal(pos: &Position, mv: Move, text: &str) -> RecordError {
+    match notation::parse_move(pos, &mv.to_string(), Notation::Iccs) {
+        Err(e) => RecordError::new(e.kind(), format!("move {text} ({mv}): {e}"))
+            .with_suggestions(e.suggestions()),
+        Ok(_) => RecordError::new(kind::ILLEGAL_MOVE, format!("move {text} ({mv}) is illegal")),
+    }
+}
+
+/// The binit string of a position, when it fits the 16+16 piece table.
+fn binit(pos: &Position) -> Option<String> {
+    let mut out = String::with_capacity(64);
+    for color in [Color::Red, Color::Black] {
+        let mut left: Vec<Square> = Vec::new();
+        let mut by_role: Vec<Vec<Square>> = Role::ALL
+            .iter()
+            .map(|&r| pos.pieces(color, r).into_iter().collect())
+            .collect();
+        for role in BINIT_ROLES {
+            let list = &mut by_role[role.index()];
+            match list.pop() {
+                Some(sq) => out.push_str(std::str::from_utf8(&digits(sq)).expect("ascii")),
+                None => out.push_str("99"),
+            }
+        }
+        for l in by_role {
+            left.extend(l);
+        }
+        if !left.is_empty() {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// Writes one game as a DhtmlXQ block.
+pub fn write_game(game: &Game, out: &mut String) {
+    let field = |out: &mut String, name: &str, value: &str| {
+        out.push_str("[DhtmlXQ_");
+        out.push_str(name);
+        out.push(']');
+        out.push_str(value);
+        out.push_str("[/DhtmlXQ_");
+        out.push_str(name);
+        out.push_str("]\n");
+    };
+    out.push_str("[DhtmlXQ]\n");
+    let mut fen_tag = false;
+    let mut have_result = false;
+    for (k, v) in &game.tags {
+        if k.eq_ignore_ascii_case("FEN") {
+            fen_tag = true;
+            continue;
+        }
+        let name = TAG_NAMES
+            .iter()
+            .find(|(_, t)| t == k)
+            .map_or(k.as_str(), |(f, _)| f);
+        have_result |= name == "result";
+        field(out, name, &encode_text(v));
+    }
+    if !have_result && let Some(r) = game.result {
+        field(out, "result", r.token());
+    }
+    let standard = game.start == Position::start();
+    if let Some(b) = binit(&game.start) {
+        field(out, "binit", &b);
+    }
+    if fen_tag || !standard {
+        field(out, "fen", &game.start.fen());
+    }
+    let mut w = DWriter {
+        out: String::new(),
+        comments: String::new(),
+        next_id: 1,
+    };
+    let mut movelist = String::new();
+    for n in &game.main.nodes {
+        push_move(&mut movelist, n.mv);
+    }
+    field(out, "movelist", &movelist);
+    if !game.main.comments_before.is_empty() {
+        let c = encode_text(&game.main.comments_before.join("\n"));
+        field(&mut w.comments, "comment0", &c);
+    }
+    w.line(&game.main, 0, 1);
+    out.push_str(&w.out);
+    out.push_str(&w.comments);
+    if let Some(t) = &game.trailing_text {
+        field(out, "trailing_text", &encode_text(t));
+    }
+    out.push_str("[/DhtmlXQ]\n");
+}
+
+/// Writes games as DhtmlXQ blocks.
+pub fn write_games<'g>(games: impl IntoIterator<Item = &'g Game>) -> String {
+    let mut out = String::new();
+    for g in games {
+        write_game(g, &mut out);
+        out.push('\n');
+    }
+    out
+}
+
+fn push_move(s: &mut String, m: Move) {
+    for d in digits(m.from).into_iter().chain(digits(m.to)) {
+        s.push(d as char);
+    }
+}
+
+struct DWriter {
+    out: String,
+    comments: String,
+    next_id: usize,
+}
+
+impl DWriter {
+    fn comment(&mut self, id: usize, ply: usize, text: &[String]) {
+        if text.is_empty() {
+            return;
+        }
+        let name = if id == 0 {
+            format!("comment{ply}")
+        } else {
+            format!("comment{id}_{ply}")
+        };
+        let v = encode_text(&text.join("\n"));
+        self.comments
+            .push_str(&format!("[DhtmlXQ_{name}]{v}[/DhtmlXQ_{name}]\n"));
+    }
+
+    fn line(&mut self, line: &Line, id: usize, ply0: usize) {
+        for (i, node) in line.nodes.iter().enumerate() {
+            let ply = ply0 + i;
+            self.comment(id, ply, &node.comments);
+            for v in &node.variations {
+                let vid = self.next_id;
+                self.next_id += 1;
+                let mut moves = String::new();
+                for n in &v.nodes {
+                    push_move(&mut moves, n.mv);
+                }
+                let name = format!("move_{id}_{ply}_{vid}");
+                self.out
+                    .push_str(&format!("[DhtmlXQ_{name}]{moves}[/DhtmlXQ_{name}]\n"));
+                self.comment(vid, ply - 1, &v.comments_before);
+                self.line(v, vid, ply);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HTML: &str = "<html><div>[DhtmlXQ][DhtmlXQ_title]T[/DhtmlXQ_title]\
+        [DhtmlXQ_result]红胜[/DhtmlXQ_result]\
+        [DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\
+        [DhtmlXQ_move_0_2_1]10227967[/DhtmlXQ_move_0_2_1]\
+        [DhtmlXQ_comment0]start[/DhtmlXQ_comment0][DhtmlXQ_comment1]a||b[/DhtmlXQ_comment1]\
+        [DhtmlXQ_comment1_3]v\\u0041[/DhtmlXQ_comment1_3][/DhtmlXQ]</div></html>";
+
+    #[test]
+    fn reads_html_block_with_branch() {
+        let games = read_str(HTML, "x.html");
+        assert_eq!(games.len(), 1);
+        let e = &games[0];
+        assert!(e.error.is_none(), "{:?}", e.error);
+        let g = &e.game;
+        assert_eq!(g.tags[0], ("Title".into(), "T".into()));
+        assert_eq!(g.result, Some(GameResult::RedWins));
+        assert_eq!(
+            g.main_moves()
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>(),
+            ["h2e2", "h9g7"]
+        );
+        assert_eq!(g.main.comments_before, ["start"]);
+        assert_eq!(g.main.nodes[0].comments, ["a\nb"]);
+        let v = &g.main.nodes[1].variations[0];
+        assert_eq!(
+            v.nodes.iter().map(|n| n.mv.to_string()).collect::<Vec<_>>(),
+            ["b9c7", "h0g2"]
+        );
+        assert_eq!(v.nodes[1].comments, ["vA"]);
+    }
+
+    #[test]
+    fn illegal_move_is_located() {
+        let t = "[DhtmlXQ]\n[DhtmlXQ_movelist]77477949[/DhtmlXQ_movelist]\n[/DhtmlXQ]";
+        let e = &read_str(t, "x")[0];
+        let err = e.error.as_ref().unwrap();
+        assert_eq!((err.line, err.column, err.ply), (2, 23, Some(2)));
+        assert_eq!(err.move_text.as_deref(), Some("7949"));
+        assert_eq!(err.kind, "wrong_side");
+    }
+
+    #[test]
+    fn write_read_round_trip() {
+        let g = read_str(HTML, "x").remove(0).game;
+        let mut out = String::new();
+        write_game(&g, &mut out);
+        let back = read_str(&out, "y").remove(0);
+        assert!(back.error.is_none(), "{:?}\n{out}", back.error);
+        assert_eq!(back.game.normalized(), g.normalized(), "{out}");
+    }
+}

@@ -1,0 +1,167 @@
+//! Text encodings of game records: UTF-8 (with or without a BOM), GBK/GB18030 and Big5, detected.
+//!
+//! Neither PGN nor DhtmlXQ says which encoding a file uses. UTF-8 is recognised by being valid;
+//! otherwise the bytes are decoded both as GB18030 and as Big5 and the decoding that yields more
+//! characters typical of game records (piece names, move verbs, common words of tags) and fewer
+//! replacement characters wins. Big5 bytes usually decode "successfully" as GBK into nonsense,
+//! which is why validity alone cannot decide between the two.
+
+use encoding_rs::{BIG5, Encoding, GB18030};
+use std::borrow::Cow;
+
+/// A text encoding of a record file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TextEncoding {
+    Utf8,
+    /// GBK / GB18030 (simplified Chinese, xqbase, XQStudio and CCBridge exports).
+    Gbk,
+    /// Big5 / CP950 (traditional Chinese, Taiwanese data).
+    Big5,
+}
+
+impl TextEncoding {
+    pub fn name(self) -> &'static str {
+        match self {
+            TextEncoding::Utf8 => "utf-8",
+            TextEncoding::Gbk => "gbk",
+            TextEncoding::Big5 => "big5",
+        }
+    }
+
+    fn encoding(self) -> &'static Encoding {
+        match self {
+            TextEncoding::Utf8 => encoding_rs::UTF_8,
+            TextEncoding::Gbk => GB18030,
+            TextEncoding::Big5 => BIG5,
+        }
+    }
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Characters that are frequent in Xiangqi records, in both simplified and traditional forms.
+const TYPICAL: &str = "车車俥马馬傌炮砲包相象仕士帅帥将將兵卒进進退平前后後中一二三四五六七八九\
+                       １２３４５６７８９红紅黑胜勝负負和局第年月日对對赛賽杯棋谱譜象棋先";
+
+/// How much of a buffer the detector looks at.
+const SAMPLE: usize = 64 * 1024;
+
+/// Guesses the encoding of `bytes` (only the first 64 KiB are examined).
+pub fn detect(bytes: &[u8]) -> TextEncoding {
+    if bytes.starts_with(BOM) {
+        return TextEncoding::Utf8;
+    }
+    let sample = &bytes[..bytes.len().min(SAMPLE)];
+    match std::str::from_utf8(sample) {
+        Ok(_) => return TextEncoding::Utf8,
+        // A multi-byte character cut by the sample boundary is still UTF-8.
+        Err(e) if e.error_len().is_none() => return TextEncoding::Utf8,
+        Err(_) => {}
+    }
+    if sample.is_ascii() {
+        return TextEncoding::Utf8;
+    }
+    let gbk = score(GB18030, sample);
+    let big5 = score(BIG5, sample);
+    if big5 > gbk {
+        TextEncoding::Big5
+    } else {
+        TextEncoding::Gbk
+    }
+}
+
+fn score(enc: &'static Encoding, bytes: &[u8]) -> i64 {
+    let (text, _) = enc.decode_without_bom_handling(bytes);
+    let mut s = 0i64;
+    for c in text.chars() {
+        if c == '\u{FFFD}' {
+            s -= 20;
+        } else if !c.is_ascii() && TYPICAL.contains(c) {
+            s += 4;
+        } else if ('\u{4E00}'..='\u{9FFF}').contains(&c) {
+            s += 1;
+        } else if !c.is_ascii() && !matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF00}'..='\u{FFEF}') {
+            // Private-use areas, rare symbols, compatibility ideographs: typical of a wrong guess.
+            s -= 2;
+        }
+    }
+    s
+}
+
+/// Decodes `bytes` in the given encoding, dropping a UTF-8 BOM. Bytes that are invalid in that
+/// encoding become U+FFFD; the second value says whether that happened.
+pub fn decode(bytes: &[u8], enc: TextEncoding) -> (Cow<'_, str>, bool) {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    if enc == TextEncoding::Utf8
+        && let Ok(s) = std::str::from_utf8(bytes)
+    {
+        return (Cow::Borrowed(s), false);
+    }
+    let (text, had_errors) = enc.encoding().decode_without_bom_handling(bytes);
+    (text, had_errors)
+}
+
+/// Decodes with `hint` when the bytes are valid in it, otherwise detects the encoding of these
+/// bytes themselves. Returns the text, the encoding used and whether invalid bytes were replaced.
+pub fn decode_with_hint(bytes: &[u8], hint: TextEncoding) -> (Cow<'_, str>, TextEncoding, bool) {
+    let (text, bad) = decode(bytes, hint);
+    if !bad {
+        return (text, hint, false);
+    }
+    let enc = detect(bytes);
+    if enc == hint {
+        return (text, hint, true);
+    }
+    let (text, bad) = decode(bytes, enc);
+    (text, enc, bad)
+}
+
+/// Encodes text for writing (used by tests and by callers that must write a legacy encoding).
+pub fn encode(text: &str, enc: TextEncoding) -> Cow<'_, [u8]> {
+    match enc {
+        TextEncoding::Utf8 => Cow::Borrowed(text.as_bytes()),
+        _ => {
+            let (bytes, _, _) = enc.encoding().encode(text);
+            bytes
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE_TEXT: &str =
+        "[Event \"全国象棋锦标赛\"]\n1. 炮二平五 马８进７ 2. 马二进三 车９平８\n";
+    const SAMPLE_TRAD: &str =
+        "[Event \"全國象棋錦標賽\"]\n1. 炮二平五 馬８進７ 2. 馬二進三 車９平８\n";
+
+    #[test]
+    fn detects_each_encoding() {
+        assert_eq!(detect(SAMPLE_TEXT.as_bytes()), TextEncoding::Utf8);
+        let mut bom = BOM.to_vec();
+        bom.extend_from_slice(SAMPLE_TEXT.as_bytes());
+        assert_eq!(detect(&bom), TextEncoding::Utf8);
+        assert_eq!(decode(&bom, TextEncoding::Utf8).0, SAMPLE_TEXT);
+        let gbk = encode(SAMPLE_TEXT, TextEncoding::Gbk);
+        assert_eq!(detect(&gbk), TextEncoding::Gbk);
+        assert_eq!(decode(&gbk, TextEncoding::Gbk).0, SAMPLE_TEXT);
+        let big5 = encode(SAMPLE_TRAD, TextEncoding::Big5);
+        assert_eq!(detect(&big5), TextEncoding::Big5);
+        assert_eq!(decode(&big5, TextEncoding::Big5).0, SAMPLE_TRAD);
+        // GBK can also encode the traditional text; it must still be recognised as GBK.
+        let gbk_trad = encode(SAMPLE_TRAD, TextEncoding::Gbk);
+        assert_eq!(detect(&gbk_trad), TextEncoding::Gbk);
+    }
+
+    #[test]
+    fn hint_falls_back_to_detection() {
+        let big5 = encode(SAMPLE_TRAD, TextEncoding::Big5);
+        let (text, enc, bad) = decode_with_hint(&big5, TextEncoding::Utf8);
+        assert_eq!(
+            (text.as_ref(), enc, bad),
+            (SAMPLE_TRAD, TextEncoding::Big5, false)
+        );
+    }
+}

@@ -1,0 +1,1075 @@
+//! PGN for Xiangqi (the xqbase dialect and what real files do with it): reader and writer.
+//!
+//! Reading is split in two so that a multi-gigabyte file streams with bounded memory and games
+//! can be checked in parallel:
+//! * [`PgnSplitter`] reads any [`BufRead`] line by line, decodes it (UTF-8 with or without BOM,
+//!   GBK/GB18030, Big5; detected) and cuts it into the text of one game at a time ([`RawGame`]).
+//!   A game starts at a tag line that follows movetext; memory is bounded by the largest game.
+//! * [`parse_game`] reads the tags and the movetext of one game and replays every move.
+//!
+//! [`PgnReader`] combines the two into an iterator of [`GameEntry`]s; [`read_str`] reads a
+//! string. A game with an error does not stop the reader: it continues with the next game.
+//!
+//! Movetext: move numbers (`1.`, `1...`, `1. ...`, the xqbase `  3.          马８进７` and numbers
+//! glued to the move `1.炮二平五`), moves written with no space between them (`炮二平五马８进７`,
+//! `Ｃ２＝５Ｈ８＋７`), `{}` and `;` comments, nested `()` variations, NAGs `$n` and the suffixes
+//! `! ? !! ?? !? ?!`, result tokens, and any text after the result (kept as `trailing_text`).
+//! The notation comes from the `Format` tag (`Chinese`, `WXF`, `ICCS`) or, when it is missing
+//! or unknown, is sniffed from the first move.
+//!
+//! Tags: `[Name "value"]`, several per line allowed, names kept as written and in order,
+//! `\"` and `\\` escapes, and quotes left unescaped inside a value (`[Event "the "A" cup"]`).
+//!
+//! Writing ([`write_game`]) uses `N. red black` numbering with `N. ...` before a Black move that
+//! starts a line or follows a comment or variation, sets the `Format` tag to the notation used
+//! and the `FEN` tag when the start is not the standard one, and writes comments, NAGs,
+//! variations, the result and the trailing text, so that reading the output gives back the game.
+
+use super::encoding::{self, TextEncoding};
+use super::error::{RecordError, kind};
+use super::game::{Format, Game, GameEntry, GameResult, Line, MoveNode, SourcePos};
+use super::notation::{self, Notation};
+use crate::position::Position;
+use crate::types::Color;
+use std::io::{self, BufRead};
+
+/// Deepest variation nesting accepted (protects the stack against hostile input).
+pub const MAX_VARIATION_DEPTH: usize = 64;
+
+/// The text of one game cut from a PGN stream, already decoded.
+#[derive(Clone, Debug)]
+pub struct RawGame {
+    /// 0-based index of the game in its source.
+    pub index: usize,
+    /// 1-based line number of the game's first line in the source.
+    pub first_line: u32,
+    /// The encoding the bytes were decoded from.
+    pub encoding: TextEncoding,
+    /// Whether some bytes were invalid in that encoding (replaced by U+FFFD).
+    pub lossy: bool,
+    pub text: String,
+}
+
+/// Cuts a PGN byte stream into games. See the module documentation.
+pub struct PgnSplitter<R: BufRead> {
+    reader: R,
+    encoding: Option<TextEncoding>,
+    line_no: u32,
+    index: usize,
+    buf: Vec<u8>,
+    /// A line already read that starts the next game.
+    pending: Option<(String, u32, bool)>,
+    done: bool,
+}
+
+impl<R: BufRead> PgnSplitter<R> {
+    pub fn new(reader: R) -> PgnSplitter<R> {
+        PgnSplitter {
+            reader,
+            encoding: None,
+            line_no: 0,
+            index: 0,
+            buf: Vec::with_capacity(256),
+            pending: None,
+            done: false,
+        }
+    }
+
+    /// The encoding detected for the stream (after the first game has been read).
+    pub fn encoding(&self) -> Option<TextEncoding> {
+        self.encoding
+    }
+
+    fn detect(&mut self) -> io::Result<TextEncoding> {
+        if let Some(e) = self.encoding {
+            return Ok(e);
+        }
+        let e = encoding::detect(self.reader.fill_buf()?);
+        self.encoding = Some(e);
+        Ok(e)
+    }
+
+    /// Reads and decodes the next line (without its line end). `None` at the end of input.
+    fn next_line(&mut self) -> io::Result<Option<(String, bool)>> {
+        let enc = self.detect()?;
+        self.buf.clear();
+        if self.reader.read_until(b'\n', &mut self.buf)? == 0 {
+            return Ok(None);
+        }
+        self.line_no += 1;
+        while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
+            self.buf.pop();
+        }
+        let bytes: &[u8] = if self.line_no == 1 {
+            self.buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&self.buf)
+        } else {
+            &self.buf
+        };
+        let (text, used, lossy) = encoding::decode_with_hint(bytes, enc);
+        if used != enc && !lossy && enc == TextEncoding::Utf8 {
+            // The sample looked like UTF-8 but this line is not: switch for the rest.
+            self.encoding = Some(used);
+        }
+        Ok(Some((text.into_owned(), lossy)))
+    }
+
+    /// The next game, or `None` at the end of the input.
+    pub fn next_game(&mut self) -> io::Result<Option<RawGame>> {
+        if self.done {
+            return Ok(None);
+        }
+        let mut text = String::new();
+        let mut first_line = self.line_no + 1;
+        let mut lossy = false;
+        let mut seen_moves = false;
+        let mut in_comment = false;
+        if let Some((line, no, l)) = self.pending.take() {
+            first_line = no;
+            lossy |= l;
+            text.push_str(&line);
+            text.push('\n');
+        }
+        loop {
+            let Some((line, l)) = self.next_line()? else {
+                self.done = true;
+                break;
+            };
+            let trimmed = line.trim_start_matches([' ', '\t', '\u{3000}']);
+            if !in_comment && is_tag_line(trimmed) {
+                if seen_moves {
+                    self.pending = Some((line, self.line_no, l));
+                    break;
+                }
+            } else if !in_comment && trimmed.is_empty() {
+                if text.is_empty() {
+                    first_line = self.line_no + 1;
+                    continue;
+                }
+            } else {
+                if !in_comment && !trimmed.starts_with('%') {
+                    seen_moves = true;
+                }
+                in_comment = scan_comment_state(trimmed, in_comment);
+            }
+            lossy |= l;
+            text.push_str(&line);
+            text.push('\n');
+        }
+        if text.trim().is_empty() {
+            return Ok(None);
+        }
+        let raw = RawGame {
+            index: self.index,
+            first_line,
+            encoding: self.encoding.unwrap_or(TextEncoding::Utf8),
+            lossy,
+            text,
+        };
+        self.index += 1;
+        Ok(Some(raw))
+    }
+}
+
+/// Whether a line starts a tag pair (`[Name ...`).
+fn is_tag_line(line: &str) -> bool {
+    let b = line.as_bytes();
+    b.len() >= 2 && b[0] == b'[' && b[1].is_ascii_alphabetic()
+}
+
+/// Whether a `{` comment is still open at the end of this line.
+fn scan_comment_state(line: &str, mut in_comment: bool) -> bool {
+    for b in line.bytes() {
+        match b {
+            b'{' if !in_comment => in_comment = true,
+            b'}' if in_comment => in_comment = false,
+            b';' if !in_comment => return false,
+            _ => {}
+        }
+    }
+    in_comment
+}
+
+/// Streams the games of a PGN source. Errors in one game do not stop it.
+pub struct PgnReader<R: BufRead> {
+    splitter: PgnSplitter<R>,
+    source: String,
+    failed: bool,
+}
+
+impl<R: BufRead> PgnReader<R> {
+    /// `source` names the input in errors (a path, or `-`).
+    pub fn new(reader: R, source: impl Into<String>) -> PgnReader<R> {
+        PgnReader {
+            splitter: PgnSplitter::new(reader),
+            source: source.into(),
+            failed: false,
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for PgnReader<R> {
+    type Item = GameEntry;
+    fn next(&mut self) -> Option<GameEntry> {
+        if self.failed {
+            return None;
+        }
+        match self.splitter.next_game() {
+            Ok(Some(raw)) => Some(parse_raw(&raw, &self.source)),
+            Ok(None) => None,
+            Err(e) => {
+                self.failed = true;
+                let index = self.splitter.index;
+                Some(GameEntry::failed(
+                    &self.source,
+                    index,
+                    Format::Pgn,
+                    RecordError::new(kind::IO, format!("read error: {e}"))
+                        .at(self.splitter.line_no + 1, 1),
+                ))
+            }
+        }
+    }
+}
+
+/// Reads every game of a PGN text.
+pub fn read_str(text: &str, source: &str) -> Vec<GameEntry> {
+    PgnReader::new(text.as_bytes(), source).collect()
+}
+
+/// Parses one game cut by the splitter.
+pub fn parse_raw(raw: &RawGame, source: &str) -> GameEntry {
+    let mut entry = parse_game(&raw.text, raw.first_line);
+    entry.source = source.to_owned();
+    entry.index = raw.index;
+    entry.encoding = Some(raw.encoding);
+    if let Some(e) = entry.error.take() {
+        entry.error = Some(e.in_source(source).in_game(raw.index));
+    }
+    for w in &mut entry.warnings {
+        w.source = source.to_owned();
+        w.game = raw.index;
+    }
+    entry
+}
+
+/// Parses the text of one game (tags and movetext) and replays its moves. `first_line` is the
+/// line number of the text's first line in its source. The entry's `game` holds everything read
+/// before an error.
+pub fn parse_game(text: &str, first_line: u32) -> GameEntry {
+    let mut p = Parser {
+        s: text,
+        b: text.as_bytes(),
+        i: 0,
+        line: first_line.max(1),
+        line_start: 0,
+        col_cache: (0, 1),
+        notation: None,
+        warnings: Vec::new(),
+        ending: None,
+        tag_lines: Vec::new(),
+    };
+    let mut game = Game::new(Position::start());
+    let result = p.parse(&mut game);
+    GameEntry {
+        source: String::new(),
+        index: 0,
+        format: Format::Pgn,
+        notation: p.notation,
+        encoding: None,
+        game,
+        error: result.err(),
+        warnings: p.warnings,
+    }
+}
+
+struct Parser<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    i: usize,
+    line: u32,
+    line_start: usize,
+    /// (byte offset, column) of the last column computed on the current line.
+    col_cache: (usize, u32),
+    notation: Option<Notation>,
+    warnings: Vec<RecordError>,
+    /// The result token and the text after it.
+    ending: Option<(GameResult, Option<String>)>,
+    /// The line of each tag pair.
+    tag_lines: Vec<u32>,
+}
+
+/// How a movetext line ended.
+enum End {
+    Eof,
+    CloseParen,
+}
+
+impl<'a> Parser<'a> {
+    /// The 1-based column (in characters) of byte offset `at` on the current line.
+    fn column(&mut self, at: usize) -> u32 {
+        let (off, col) = if self.col_cache.0 >= self.line_start && self.col_cache.0 <= at {
+            self.col_cache
+        } else {
+            (self.line_start, 1)
+        };
+        let col = col + self.s[off..at].chars().count() as u32;
+        self.col_cache = (at, col);
+        col
+    }
+
+    fn here(&mut self, at: usize) -> SourcePos {
+        SourcePos {
+            line: self.line,
+            column: self.column(at),
+        }
+    }
+
+    fn err_at(&mut self, at: usize, k: &str, msg: impl Into<String>) -> RecordError {
+        let p = self.here(at);
+        RecordError::new(k, msg).at(p.line, p.column)
+    }
+
+    fn newline(&mut self, at: usize) {
+        self.line += 1;
+        self.line_start = at + 1;
+    }
+
+    /// Skips white space (ASCII and the ideographic space), counting lines.
+    fn skip_ws(&mut self) {
+        while self.i < self.b.len() {
+            match self.b[self.i] {
+                b'\n' => {
+                    self.newline(self.i);
+                    self.i += 1;
+                }
+                b' ' | b'\t' | b'\r' | 0x0B | 0x0C => self.i += 1,
+                0xE3 if self.b[self.i..].starts_with("\u{3000}".as_bytes()) => self.i += 3,
+                _ => break,
+            }
+        }
+    }
+
+    /// Counts the line ends in `self.b[from..to]`.
+    fn advance_lines(&mut self, from: usize, to: usize) {
+        for k in from..to {
+            if self.b[k] == b'\n' {
+                self.newline(k);
+            }
+        }
+    }
+
+    fn parse(&mut self, game: &mut Game) -> Result<(), RecordError> {
+        self.parse_tags(game)?;
+        self.apply_tags(game)?;
+        let start = game.start;
+        let r = self.parse_line(&mut game.main, start, 0, 0);
+        if let Some((result, trailing)) = self.ending.take() {
+            game.result = Some(result);
+            game.trailing_text = trailing;
+        }
+        match r? {
+            End::Eof => Ok(()),
+            End::CloseParen => unreachable!("depth 0 never ends at ')'"),
+        }
+    }
+
+    fn parse_tags(&mut self, game: &mut Game) -> Result<(), RecordError> {
+        loop {
+            self.skip_ws();
+            if self.i >= self.b.len() || self.b[self.i] != b'[' {
+                return Ok(());
+            }
+            // Only a tag pair if a name follows.
+            if !self
+                .b
+                .get(self.i + 1)
+                .is_some_and(|c| c.is_ascii_alphabetic())
+            {
+                return Ok(());
+            }
+            let open = self.i;
+            let eol = self.s[open..].find('\n').map_or(self.b.len(), |k| open + k);
+            let line = &self.s[open..eol];
+            let (name, value, used) = parse_tag(line)
+                .ok_or_else(|| self.err_at(open, kind::RECORD_SYNTAX, "malformed tag pair"))?;
+            game.tags.push((name, value));
+            self.tag_lines.push(self.line);
+            self.i = open + used;
+        }
+    }
+
+    fn apply_tags(&mut self, game: &mut Game) -> Result<(), RecordError> {
+        let mut fen = None;
+        for (i, (k, v)) in game.tags.iter().enumerate() {
+            if k.eq_ignore_ascii_case("FEN") && !v.trim().is_empty() {
+                fen = Some((v.trim().to_owned(), self.tag_lines[i]));
+            } else if k.eq_ignore_ascii_case("Format") {
+                self.notation = match v.trim().to_ascii_lowercase().as_str() {
+                    "iccs" | "ucci" => Some(Notation::Iccs),
+                    "wxf" => Some(Notation::Wxf),
+                    "chinese" => Some(Notation::Chinese),
+                    _ => None,
+                };
+            } else if k.eq_ignore_ascii_case("Result") {
+                game.result = GameResult::from_token(v.trim()).filter(|_| game.result.is_none());
+            }
+        }
+        if let Some((fen, line)) = fen {
+            game.start = Position::from_fen(&fen).map_err(|e| {
+                RecordError::new(
+                    kind::BAD_POSITION,
+                    format!("FEN tag \"{fen}\": {e} [{}]", e.kind()),
+                )
+                .at(line, 1)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Reads movetext into `line`, whose first move is played from `start` and is ply `ply0 + 1`.
+    /// At depth 0 a result token ends the movetext.
+    fn parse_line(
+        &mut self,
+        line: &mut Line,
+        start: Position,
+        ply0: usize,
+        depth: usize,
+    ) -> Result<End, RecordError> {
+        let mut pos = start;
+        let mut before = start;
+        let mut ply = ply0;
+        loop {
+            self.skip_ws();
+            let Some(&c) = self.b.get(self.i) else {
+                if depth > 0 {
+                    return Err(self.err_at(self.i, kind::RECORD_SYNTAX, "variation not closed"));
+                }
+                return Ok(End::Eof);
+            };
+            match c {
+                b'{' => {
+                    let open = self.i;
+                    let Some(len) = self.s[open + 1..].find('}') else {
+                        return Err(self.err_at(open, kind::RECORD_SYNTAX, "comment not closed"));
+                    };
+                    let body = strip_pad(&self.s[open + 1..open + 1 + len]).to_owned();
+                    self.advance_lines(open, open + 1 + len);
+                    self.i = open + len + 2;
+                    push_comment(line, body);
+                }
+                b';' => {
+                    let open = self.i;
+                    let eol = self.s[open..].find('\n').map_or(self.b.len(), |k| open + k);
+                    push_comment(line, strip_pad(&self.s[open + 1..eol]).to_owned());
+                    self.i = eol;
+                }
+                b'(' => {
+                    let open = self.i;
+                    if line.nodes.is_empty() {
+                        return Err(self.err_at(
+                            open,
+                            kind::RECORD_SYNTAX,
+                            "a variation must follow the move it replaces",
+                        ));
+                    }
+                    if depth + 1 > MAX_VARIATION_DEPTH {
+                        return Err(self.err_at(
+                            open,
+                            kind::RECORD_SYNTAX,
+                            "variations nested too deeply",
+                        ));
+                    }
+                    self.i += 1;
+                    let mut var = Line::default();
+                    let r = self.parse_line(&mut var, before, ply - 1, depth + 1);
+                    line.nodes.last_mut().expect("checked").variations.push(var);
+                    match r {
+                        Ok(_) => {}
+                        // A bad move inside a variation cuts the variation there; the game
+                        // itself stays valid and the problem is reported as a warning.
+                        Err(mut e) if e.ply.is_some() => {
+                            e.message = format!("in a variation, cut here: {}", e.message);
+                            self.warnings.push(e);
+                            self.skip_to_close()?;
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                b')' => {
+                    if depth == 0 {
+                        return Err(self.err_at(self.i, kind::RECORD_SYNTAX, "')' without '('"));
+                    }
+                    self.i += 1;
+                    return Ok(End::CloseParen);
+                }
+                b'$' => {
+                    let open = self.i;
+                    let end = self.word_end(open + 1);
+                    let nag = self.s[open + 1..end].parse::<u8>().map_err(|_| {
+                        self.err_at(
+                            open,
+                            kind::RECORD_SYNTAX,
+                            format!("bad NAG '{}'", &self.s[open..end]),
+                        )
+                    })?;
+                    match line.nodes.last_mut() {
+                        Some(n) => n.nags.push(nag),
+                        None => {
+                            return Err(self.err_at(
+                                open,
+                                kind::RECORD_SYNTAX,
+                                "NAG before any move",
+                            ));
+                        }
+                    }
+                    self.i = end;
+                }
+                b'%' if self.i == self.line_start => {
+                    let eol = self.s[self.i..]
+                        .find('\n')
+                        .map_or(self.b.len(), |k| self.i + k);
+                    self.i = eol;
+                }
+                b'[' => {
+                    return Err(self.err_at(
+                        self.i,
+                        kind::RECORD_SYNTAX,
+                        "tag pair inside movetext (missing result or blank line?)",
+                    ));
+                }
+                _ => {
+                    let open = self.i;
+                    let end = self.word_end(open);
+                    self.i = end;
+                    let word = &self.s[open..end];
+                    if let Some(r) = GameResult::from_token(word) {
+                        if depth == 0 {
+                            let rest = self.s[end..].trim();
+                            self.ending = Some((r, (!rest.is_empty()).then(|| rest.to_owned())));
+                            self.i = self.b.len();
+                            return Ok(End::Eof);
+                        }
+                        continue;
+                    }
+                    self.word(word, open, line, &mut pos, &mut before, &mut ply)?;
+                }
+            }
+        }
+    }
+
+    /// Skips the rest of a variation up to and including its `)`.
+    fn skip_to_close(&mut self) -> Result<(), RecordError> {
+        let open = self.i;
+        let mut depth = 1;
+        while self.i < self.b.len() {
+            match self.b[self.i] {
+                b'\n' => self.newline(self.i),
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.i += 1;
+                        return Ok(());
+                    }
+                }
+                b'{' => {
+                    if let Some(len) = self.s[self.i..].find('}') {
+                        self.advance_lines(self.i, self.i + len);
+                        self.i += len;
+                    }
+                }
+                b';' => {
+                    if let Some(len) = self.s[self.i..].find('\n') {
+                        self.i += len - 1;
+                    }
+                }
+                _ => {}
+            }
+            self.i += 1;
+        }
+        Err(self.err_at(open, kind::RECORD_SYNTAX, "variation not closed"))
+    }
+
+    /// The end of a word starting at `from`: white space or a PGN delimiter.
+    fn word_end(&self, from: usize) -> usize {
+        let mut k = from;
+        while k < self.b.len() {
+            match self.b[k] {
+                b' ' | b'\t' | b'\r' | b'\n' | b'{' | b'}' | b'(' | b')' | b';' | b'[' | b'$' => {
+                    break;
+                }
+                0xE3 if self.b[k..].starts_with("\u{3000}".as_bytes()) => break,
+                _ => k += 1,
+            }
+        }
+        k
+    }
+
+    /// Handles one movetext word: a move number, moves (possibly several glued together) with
+    /// annotation suffixes.
+    fn word(
+        &mut self,
+        word: &'a str,
+        open: usize,
+        line: &mut Line,
+        pos: &mut Position,
+        before: &mut Position,
+        ply: &mut usize,
+    ) -> Result<(), RecordError> {
+        let mut w = word;
+        let mut at = open;
+        // A move number: digits then dots (or an ellipsis). WXF `33.4` is a move, not a number.
+        let digits = w.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && !(self.notation == Some(Notation::Wxf) && is_wxf_digit_move(w)) {
+            let rest = &w[digits..];
+            let dots = rest.len() - rest.trim_start_matches(['.', '…', '。', '．']).len();
+            if dots > 0 {
+                w = &rest[dots..];
+                at += digits + dots;
+            }
+        }
+        let dots_only = w.trim_start_matches(['.', '…']);
+        if dots_only.is_empty() {
+            return Ok(());
+        }
+        // Annotation suffixes.
+        let body = w.trim_end_matches(['!', '?']);
+        let suffix = &w[body.len()..];
+        let nag = match suffix {
+            "" => None,
+            "!" => Some(1),
+            "?" => Some(2),
+            "!!" => Some(3),
+            "??" => Some(4),
+            "!?" => Some(5),
+            "?!" => Some(6),
+            _ => {
+                return Err(self.err_at(
+                    at,
+                    kind::RECORD_SYNTAX,
+                    format!("bad annotation '{suffix}'"),
+                ));
+            }
+        };
+        if body.is_empty() {
+            // A detached annotation ("h0g2 !") belongs to the move before it.
+            return match (line.nodes.last_mut(), nag) {
+                (Some(n), Some(nag)) => {
+                    n.nags.push(nag);
+                    Ok(())
+                }
+                _ => Err(self.err_at(
+                    at,
+                    kind::RECORD_SYNTAX,
+                    format!("annotation '{suffix}' without a move"),
+                )),
+            };
+        }
+        let notation = match self.notation {
+            Some(n) => n,
+            None => match sniff_word(body) {
+                Some(n) => {
+                    self.notation = Some(n);
+                    n
+                }
+                None => {
+                    return Err(self
+                        .err_at(
+                            at,
+                            kind::UNKNOWN_NOTATION,
+                            format!("'{body}' is not a move in any known notation"),
+                        )
+                        .at_move(*ply + 1, body));
+                }
+            },
+        };
+        let mut rest = body;
+        let mut off = at;
+        while !rest.is_empty() {
+            let len = split_len(rest, notation);
+            let text = &rest[..len];
+            let sp = self.here(off);
+            match notation::parse_move(pos, text, notation) {
+                Ok(parsed) => {
+                    if parsed.resolved_by_legality {
+                        self.warnings.push(
+                            RecordError::new(
+                                "resolved_by_legality",
+                                "ambiguous on paper (another identical piece shares the file), \
+                                 resolved because only one of them can legally make the move",
+                            )
+                            .at(sp.line, sp.column)
+                            .at_move(*ply + 1, text),
+                        );
+                    }
+                    *before = *pos;
+                    pos.play_unchecked(parsed.mv);
+                    *ply += 1;
+                    line.nodes.push(MoveNode::new(parsed.mv, text, sp));
+                }
+                Err(e) => {
+                    return Err(RecordError::new(e.kind(), e.to_string())
+                        .at(sp.line, sp.column)
+                        .at_move(*ply + 1, text)
+                        .with_suggestions(e.suggestions()));
+                }
+            }
+            rest = &rest[len..];
+            off += len;
+        }
+        if let Some(n) = nag {
+            line.nodes.last_mut().expect("a move was read").nags.push(n);
+        }
+        Ok(())
+    }
+}
+
+/// The WXF two-file pawn form `33.4` (digit, digit, dot, digit).
+fn is_wxf_digit_move(w: &str) -> bool {
+    let b = w.as_bytes();
+    b.len() == 4
+        && b[0].is_ascii_digit()
+        && b[1].is_ascii_digit()
+        && b[2] == b'.'
+        && b[3].is_ascii_digit()
+}
+
+/// Removes the one blank that usually pads a comment on each side (`{ text }`), so that
+/// comments with meaningful leading or trailing blanks survive a round trip.
+fn strip_pad(c: &str) -> &str {
+    let c = c.strip_prefix([' ', '\n', '\t']).unwrap_or(c);
+    c.strip_suffix([' ', '\n', '\t']).unwrap_or(c)
+}
+
+fn push_comment(line: &mut Line, text: String) {
+    match line.nodes.last_mut() {
+        Some(n) => n.comments.push(text),
+        None => line.comments_before.push(text),
+    }
+}
+
+/// Sniffs the notation of a word that may hold several moves glued together.
+fn sniff_word(w: &str) -> Option<Notation> {
+    if let Some(n) = notation::sniff(w) {
+        return Some(n);
+    }
+    for len in [4, 5] {
+        if let Some((k, _)) = w.char_indices().nth(len)
+            && let Some(n) = notation::sniff(&w[..k])
+        {
+            return Some(n);
+        }
+    }
+    None
+}
+
+/// The byte length of the first move of `w` (all of it unless several moves are glued together).
+fn split_len(w: &str, notation: Notation) -> usize {
+    let n = w.chars().count();
+    if n < 8 {
+        return w.len();
+    }
+    let nth = |k: usize| w.char_indices().nth(k).map_or(w.len(), |(i, _)| i);
+    match notation {
+        Notation::Iccs => {
+            if w.as_bytes().get(2) == Some(&b'-') {
+                5
+            } else {
+                4
+            }
+        }
+        Notation::Wxf => nth(4),
+        Notation::Chinese => {
+            let c3 = w.chars().nth(3).unwrap_or(' ');
+            if matches!(c3, '进' | '進' | '退' | '平') {
+                nth(5)
+            } else {
+                nth(4)
+            }
+        }
+    }
+}
+
+/// Parses `[Name "value"]` at the start of `line`. Returns the name, the value and the number of
+/// bytes used. A quote inside the value need not be escaped: the value ends at the last `"` that
+/// is followed by `]` and then by the end of the line or another tag.
+fn parse_tag(line: &str) -> Option<(String, String, usize)> {
+    let b = line.as_bytes();
+    debug_assert_eq!(b[0], b'[');
+    let name_end = 1 + line[1..].find(|c: char| c.is_whitespace() || c == '"' || c == ']')?;
+    let name = line[1..name_end].to_owned();
+    let mut k = name_end;
+    while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
+        k += 1;
+    }
+    if b.get(k) != Some(&b'"') {
+        // No quotes: the value runs to the next ']'.
+        let close = k + line[k..].find(']')?;
+        return Some((name, line[k..close].trim().to_owned(), close + 1));
+    }
+    let vstart = k + 1;
+    let mut first_ok = None;
+    let mut j = vstart;
+    while let Some(q) = line[j..].find('"') {
+        let q = j + q;
+        let after = line[q + 1..].trim_start_matches([' ', '\t']);
+        if let Some(tail) = after.strip_prefix(']') {
+            let end = line.len() - tail.len();
+            let tail = tail.trim_start();
+            let escaped = q > vstart && b[q - 1] == b'\\' && !line[vstart..q].ends_with("\\\\");
+            if !escaped {
+                if tail.is_empty() || tail.starts_with('[') {
+                    return Some((name, unescape(&line[vstart..q]), end));
+                }
+                first_ok.get_or_insert((q, end));
+            }
+        }
+        j = q + 1;
+    }
+    let (q, end) = first_ok?;
+    Some((name, unescape(&line[vstart..q]), end))
+}
+
+fn unescape(v: &str) -> String {
+    if !v.contains('\\') {
+        return v.to_owned();
+    }
+    let mut out = String::with_capacity(v.len());
+    let mut it = v.chars().peekable();
+    while let Some(c) = it.next() {
+        if c == '\\' && matches!(it.peek(), Some('"') | Some('\\')) {
+            out.push(it.next().expect("peeked"));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn escape(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The value of the `Format` tag for a notation.
+pub fn format_tag(notation: Notation) -> &'static str {
+    match notation {
+        Notation::Iccs => "ICCS",
+        Notation::Wxf => "WXF",
+        Notation::Chinese => "Chinese",
+    }
+}
+
+/// Writes one game as PGN in the given notation (see the module documentation).
+pub fn write_game(game: &Game, notation: Notation, out: &mut String) {
+    let mut tags = game.tags.clone();
+    set_tag(&mut tags, "Format", format_tag(notation));
+    if game.start != Position::start() || tags.iter().any(|(k, _)| k.eq_ignore_ascii_case("FEN")) {
+        set_tag(&mut tags, "FEN", &game.start.fen());
+    }
+    if let Some(r) = game.result {
+        set_tag(&mut tags, "Result", r.token());
+    }
+    for (k, v) in &tags {
+        out.push('[');
+        out.push_str(k);
+        out.push_str(" \"");
+        out.push_str(&escape(v));
+        out.push_str("\"]\n");
+    }
+    out.push('\n');
+    let mut w = Writer {
+        out: String::new(),
+        col: 0,
+        notation,
+        glue: false,
+        scratch: String::new(),
+    };
+    w.line(&game.main, game.start);
+    let result = match (game.result, &game.trailing_text) {
+        (Some(r), _) => Some(r),
+        (None, Some(_)) => Some(GameResult::Unknown),
+        (None, None) => None,
+    };
+    if let Some(r) = result {
+        w.token(r.token());
+    }
+    out.push_str(w.out.trim_end());
+    out.push('\n');
+    if let Some(t) = &game.trailing_text {
+        out.push_str(t);
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
+/// Writes games as PGN.
+pub fn write_games<'g>(games: impl IntoIterator<Item = &'g Game>, notation: Notation) -> String {
+    let mut out = String::new();
+    for g in games {
+        write_game(g, notation, &mut out);
+    }
+    out
+}
+
+fn set_tag(tags: &mut Vec<(String, String)>, name: &str, value: &str) {
+    match tags.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
+        Some(t) => t.1 = value.to_owned(),
+        None => tags.push((name.to_owned(), value.to_owned())),
+    }
+}
+
+struct Writer {
+    out: String,
+    col: usize,
+    notation: Notation,
+    /// The next token follows without a space (right after `(`).
+    glue: bool,
+    scratch: String,
+}
+
+const WRAP: usize = 78;
+
+impl Writer {
+    fn token(&mut self, t: &str) {
+        let w = t.chars().count();
+        if !self.glue && self.col > 0 {
+            if self.col + 1 + w > WRAP {
+                self.out.push('\n');
+                self.col = 0;
+            } else {
+                self.out.push(' ');
+                self.col += 1;
+            }
+        }
+        self.glue = false;
+        self.out.push_str(t);
+        self.col = match t.rfind('\n') {
+            Some(k) => t[k + 1..].chars().count(),
+            None => self.col + w,
+        };
+    }
+
+    fn comment(&mut self, c: &str) {
+        self.token(&format!("{{ {} }}", c.replace('}', "｝")));
+    }
+
+    fn line(&mut self, line: &Line, start: Position) {
+        for c in &line.comments_before {
+            self.comment(c);
+        }
+        let mut pos = start;
+        let mut need_number = true;
+        for node in &line.nodes {
+            let n = pos.fullmoves();
+            if pos.turn() == Color::Red {
+                self.token(&format!("{n}."));
+            } else if need_number {
+                self.token(&format!("{n}. ..."));
+            }
+            self.scratch.clear();
+            notation::write_move(&pos, node.mv, self.notation, &mut self.scratch);
+            let mv = std::mem::take(&mut self.scratch);
+            self.token(&mv);
+            self.scratch = mv;
+            need_number = false;
+            for nag in &node.nags {
+                self.token(&format!("${nag}"));
+            }
+            for c in &node.comments {
+                self.comment(c);
+                need_number = true;
+            }
+            for v in &node.variations {
+                self.token("(");
+                self.glue = true;
+                self.line(v, pos);
+                self.glue = false;
+                self.out.push(')');
+                self.col += 1;
+                need_number = true;
+            }
+            pos.play_unchecked(node.mv);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_with_quotes_and_escapes() {
+        let (n, v, _) = parse_tag(r#"[Event "the "A" cup"]"#).unwrap();
+        assert_eq!((n.as_str(), v.as_str()), ("Event", r#"the "A" cup"#));
+        let (_, v, _) = parse_tag(r#"[Event "a \"b\" c\\"]"#).unwrap();
+        assert_eq!(v, r#"a "b" c\"#);
+        let line = r#"[Game "Chinese Chess"][Format "WXF"]"#;
+        let (n, v, used) = parse_tag(line).unwrap();
+        assert_eq!((n.as_str(), v.as_str()), ("Game", "Chinese Chess"));
+        let (n, v, _) = parse_tag(&line[used..]).unwrap();
+        assert_eq!((n.as_str(), v.as_str()), ("Format", "WXF"));
+        assert!(parse_tag("[Event \"open").is_none());
+    }
+
+    #[test]
+    fn iccs_game_with_everything() {
+        let text = "[Event \"t\"]\n[Format \"ICCS\"]\n\n{start} 1. h2e2 $1 {c1} (1. b2e2 h9g7) h9g7 ; eol\n\
+                    2. h0g2 ! 1-0 text after\nmore";
+        let e = parse_game(text, 1);
+        assert!(e.error.is_none(), "{:?}", e.error);
+        let g = &e.game;
+        assert_eq!(g.main.comments_before, vec!["start"]);
+        assert_eq!(g.main.nodes.len(), 3);
+        assert_eq!(g.main.nodes[0].nags, vec![1]);
+        assert_eq!(g.main.nodes[0].comments, vec!["c1"]);
+        assert_eq!(g.main.nodes[0].variations[0].nodes.len(), 2);
+        assert_eq!(g.main.nodes[1].comments, vec!["eol"]);
+        assert_eq!(g.main.nodes[2].nags, vec![1]);
+        assert_eq!(g.result, Some(GameResult::RedWins));
+        assert_eq!(g.trailing_text.as_deref(), Some("text after\nmore"));
+        assert_eq!(g.main.nodes[2].pos, SourcePos { line: 5, column: 4 });
+    }
+
+    #[test]
+    fn errors_point_at_the_move() {
+        let text = "[Format \"ICCS\"]\n1. h2e2 h9g7\n2. h0g2 a9a5\n3. h2h9";
+        let e = parse_game(text, 1);
+        let err = e.error.unwrap();
+        assert_eq!((err.line, err.column, err.ply), (3, 9, Some(4)));
+        assert_eq!(err.move_text.as_deref(), Some("a9a5"));
+        assert_eq!(e.game.main.nodes.len(), 3);
+        let e = parse_game("1. h2e2 (1. b2e2 h9h0) h9g7 2. h0g2", 1);
+        assert!(e.error.is_none());
+        assert_eq!(e.game.main.nodes.len(), 3);
+        assert_eq!(e.game.main.nodes[0].variations[0].nodes.len(), 1);
+        assert_eq!(e.warnings[0].ply, Some(2));
+        let e = parse_game("1. h2e2 (", 1);
+        assert_eq!(e.error.unwrap().kind, kind::RECORD_SYNTAX);
+        let e = parse_game("1. h2e2 {open", 1);
+        assert_eq!(e.error.unwrap().message, "comment not closed");
+    }
+
+    #[test]
+    fn splitter_cuts_games_and_keeps_line_numbers() {
+        let text =
+            "[A \"1\"]\n\n1. h2e2 *\n\n[A \"2\"]\n{ [not a tag\n] } 1. h2e2\n[A \"3\"]\n1. b2e2";
+        let games = read_str(text, "x");
+        assert_eq!(games.len(), 3);
+        assert_eq!(games[1].game.tags, vec![("A".into(), "2".into())]);
+        assert_eq!(games[1].game.main.nodes[0].pos.line, 7);
+        assert_eq!(games[2].game.main.nodes[0].pos.line, 9);
+        assert!(games.iter().all(|g| g.error.is_none()));
+    }
+
+    #[test]
+    fn black_first_and_numbers() {
+        let text = "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1\"]\n\
+                    [Format \"ICCS\"]\n1. ... h7e7 2. h2e2 2... h9g7\n3.          h0g2";
+        let e = parse_game(text, 1);
+        assert!(e.error.is_none(), "{:?}", e.error);
+        assert_eq!(e.game.main.nodes.len(), 4);
+        let mut out = String::new();
+        write_game(&e.game, Notation::Iccs, &mut out);
+        assert!(out.contains("1. ... h7e7 2. h2e2 h9g7 3. h0g2"), "{out}");
+    }
+}

@@ -1,0 +1,250 @@
+//! Reports of `xqa validate` and `xqa convert`: one JSON object per game, a summary, and the
+//! drivers that produce them (the CLI only parses arguments and calls these).
+//!
+//! JSON per game (one line each):
+//! `{"source","game","format","notation","ok","plies","result"}` plus, when the game is invalid,
+//! `"error": {"line","column","ply","move_text","kind","message","suggestions"}` and, when moves
+//! were accepted with a remark (such as a plain-file Chinese move resolved by legality),
+//! `"warnings": [...]` of the same shape. `game` is 1-based; `plies` counts the main-line moves
+//! that replayed legally; `result` is the result the record states (`"1-0"`, `"0-1"`,
+//! `"1/2-1/2"`, `"*"`) or null.
+
+use crate::record::walk;
+use crate::record::{Format, GameEntry, RecordError, dhtmlxq, error::kind, pgn};
+use std::io::{self, Write};
+use std::time::Instant;
+
+use crate::record::Notation;
+
+/// Where and why, without the source and game (they are in the enclosing report).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ErrorReport {
+    pub line: u32,
+    pub column: u32,
+    pub ply: Option<usize>,
+    pub move_text: Option<String>,
+    pub kind: String,
+    pub message: String,
+    pub suggestions: Vec<String>,
+}
+
+impl From<&RecordError> for ErrorReport {
+    fn from(e: &RecordError) -> ErrorReport {
+        ErrorReport {
+            line: e.line,
+            column: e.column,
+            ply: e.ply,
+            move_text: e.move_text.clone(),
+            kind: e.kind.clone(),
+            message: e.message.clone(),
+            suggestions: e.suggestions.clone(),
+        }
+    }
+}
+
+/// The verdict on one game.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct GameReport {
+    pub source: String,
+    /// 1-based index of the game in its source.
+    pub game: usize,
+    pub format: Format,
+    pub notation: Option<Notation>,
+    pub ok: bool,
+    pub plies: usize,
+    pub result: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorReport>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<ErrorReport>,
+}
+
+/// The validation policy on top of reading: a record must replay legally and hold at least one
+/// move. Returns the problem, if any.
+pub fn problem(entry: &GameEntry) -> Option<RecordError> {
+    if let Some(e) = &entry.error {
+        return Some(e.clone());
+    }
+    if entry.game.main.nodes.is_empty() {
+        return Some(
+            RecordError::new(kind::NO_MOVES, "the record holds no moves")
+                .in_source(&entry.source)
+                .in_game(entry.index),
+        );
+    }
+    None
+}
+
+impl GameReport {
+    pub fn of(entry: &GameEntry) -> GameReport {
+        let problem = problem(entry);
+        GameReport {
+            source: entry.source.clone(),
+            game: entry.index + 1,
+            format: entry.format,
+            notation: entry.notation,
+            ok: problem.is_none(),
+            plies: entry.plies(),
+            result: entry.game.result.map(|r| r.token()),
+            error: problem.as_ref().map(ErrorReport::from),
+            warnings: entry.warnings.iter().map(ErrorReport::from).collect(),
+        }
+    }
+}
+
+/// Totals of a validation run.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Summary {
+    pub games: usize,
+    pub valid: usize,
+    pub invalid: usize,
+    pub plies: usize,
+    /// Sources that could not be read at all (I/O).
+    pub io_errors: usize,
+    pub seconds: f64,
+    pub games_per_second: f64,
+}
+
+impl Summary {
+    /// The exit code: 0 all valid, 1 any invalid game, 2 any I/O error.
+    pub fn exit_code(&self) -> u8 {
+        if self.io_errors > 0 {
+            2
+        } else if self.invalid > 0 {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} games: {} valid, {} invalid; {} plies; {:.3} s ({:.0} games/s, {:.0} plies/s)",
+            self.games,
+            self.valid,
+            self.invalid,
+            self.plies,
+            self.seconds,
+            self.games_per_second,
+            if self.seconds > 0.0 {
+                self.plies as f64 / self.seconds
+            } else {
+                0.0
+            }
+        )?;
+        if self.io_errors > 0 {
+            write!(f, "; {} unreadable", self.io_errors)?;
+        }
+        Ok(())
+    }
+}
+
+/// Validates every game of the paths (`-` = standard input), writing one line per game in JSON
+/// mode, or one line per invalid game otherwise, to `out`. Runs on the current rayon pool.
+pub fn validate(
+    paths: &[std::path::PathBuf],
+    json: bool,
+    out: &mut dyn Write,
+) -> io::Result<Summary> {
+    let start = Instant::now();
+    let (inputs, missing) = walk::expand(paths);
+    let mut s = Summary::default();
+    let mut io_err = None;
+    let mut emit = |entry: &GameEntry, s: &mut Summary| -> io::Result<()> {
+        let report = GameReport::of(entry);
+        s.games += 1;
+        s.plies += report.plies;
+        if report.ok {
+            s.valid += 1;
+        } else if report.error.as_ref().is_some_and(|e| e.kind == kind::IO) {
+            s.io_errors += 1;
+        } else {
+            s.invalid += 1;
+        }
+        if json {
+            serde_json::to_writer(&mut *out, &report)?;
+            out.write_all(b"\n")?;
+        } else if let Some(p) = problem(entry) {
+            writeln!(out, "{p}")?;
+        }
+        Ok(())
+    };
+    for e in missing {
+        let entry = GameEntry::failed(&e.source.clone(), 0, Format::Pgn, e);
+        emit(&entry, &mut s)?;
+    }
+    walk::for_each_game(&inputs, |entry| {
+        if io_err.is_none()
+            && let Err(e) = emit(&entry, &mut s)
+        {
+            io_err = Some(e);
+        }
+    });
+    if let Some(e) = io_err {
+        return Err(e);
+    }
+    s.seconds = start.elapsed().as_secs_f64();
+    s.games_per_second = if s.seconds > 0.0 {
+        s.games as f64 / s.seconds
+    } else {
+        0.0
+    };
+    Ok(s)
+}
+
+/// The output format of `xqa convert`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvertFormat {
+    Pgn,
+    Dhtmlxq,
+}
+
+/// Converts every valid game of the paths to `format` (PGN in `notation`, or DhtmlXQ), writing
+/// to `out`; invalid games are reported on `err` and skipped. Returns (converted, failed).
+pub fn convert(
+    paths: &[std::path::PathBuf],
+    notation: Notation,
+    format: ConvertFormat,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<(usize, usize)> {
+    let (inputs, missing) = walk::expand(paths);
+    let mut failed = 0;
+    let mut done = 0;
+    for e in missing {
+        writeln!(err, "{e}")?;
+        failed += 1;
+    }
+    let mut io_err = None;
+    walk::for_each_game(&inputs, |entry| {
+        if io_err.is_some() {
+            return;
+        }
+        let r = (|| -> io::Result<()> {
+            if let Some(e) = &entry.error {
+                failed += 1;
+                return writeln!(err, "{e} (game not converted)");
+            }
+            let mut text = String::new();
+            match format {
+                ConvertFormat::Pgn => pgn::write_game(&entry.game, notation, &mut text),
+                ConvertFormat::Dhtmlxq => {
+                    dhtmlxq::write_game(&entry.game, &mut text);
+                    text.push('\n');
+                }
+            }
+            done += 1;
+            out.write_all(text.as_bytes())
+        })();
+        if let Err(e) = r {
+            io_err = Some(e);
+        }
+    });
+    match io_err {
+        Some(e) => Err(e),
+        None => Ok((done, failed)),
+    }
+}

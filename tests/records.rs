@@ -1,0 +1,323 @@
+//! Record readers and writers against real records (tests/data/games, copied from the shared
+//! corpus with its manifest): every legal game replays to exactly its reference main line, the
+//! broken ones are rejected for the right reason, and writing then reading gives the game back.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use xiangqi_arbiter::record::{self, Format, Game, GameEntry, Line, dhtmlxq, pgn};
+use xiangqi_arbiter::report;
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/games")
+}
+
+#[derive(serde::Deserialize)]
+struct Ref {
+    file: String,
+    game_index: usize,
+    container: String,
+    notation: String,
+    ref_ok: bool,
+    ref_error: Option<String>,
+    ref_iccs: String,
+    variations: usize,
+    comments: usize,
+    result_token: Option<String>,
+}
+
+fn manifest() -> Vec<Ref> {
+    std::fs::read_to_string(data().join("manifest.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Every game of every file named in the manifest, read once.
+fn read_all(refs: &[Ref]) -> HashMap<String, Vec<GameEntry>> {
+    let mut files: HashMap<String, Vec<GameEntry>> = HashMap::new();
+    for r in refs {
+        if !files.contains_key(&r.file) {
+            files.insert(r.file.clone(), record::read_path(&data().join(&r.file)));
+        }
+    }
+    files
+}
+
+fn iccs(game: &Game) -> String {
+    game.main_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn every_game_replays_to_its_reference_line() {
+    let refs = manifest();
+    let files = read_all(&refs);
+    let mut checked = 0;
+    let mut by_notation: HashMap<&str, usize> = HashMap::new();
+    for r in &refs {
+        let games = &files[&r.file];
+        let e = games
+            .get(r.game_index)
+            .unwrap_or_else(|| panic!("{} has no game {}", r.file, r.game_index));
+        let problem = report::problem(e);
+        if r.ref_ok {
+            assert!(
+                problem.is_none(),
+                "{} game {}: {}",
+                r.file,
+                r.game_index,
+                problem.unwrap()
+            );
+            assert_eq!(
+                iccs(&e.game),
+                r.ref_iccs,
+                "{} game {}",
+                r.file,
+                r.game_index
+            );
+            *by_notation.entry(r.notation.as_str()).or_default() += 1;
+        } else {
+            let p = problem.unwrap_or_else(|| panic!("{} accepted", r.file));
+            match r.ref_error.as_deref() {
+                Some("no-moves") => assert_eq!(p.kind, "no_moves", "{}", r.file),
+                Some(other) => {
+                    // "ply N: ..." : rejected at that ply.
+                    let ply: usize = other
+                        .strip_prefix("ply ")
+                        .and_then(|s| s.split(':').next())
+                        .and_then(|s| s.parse().ok())
+                        .expect("reference error names a ply");
+                    assert_eq!(p.ply, Some(ply), "{}: {p}", r.file);
+                }
+                None => panic!("{}: broken without a reason", r.file),
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(files.values().map(Vec::len).sum::<usize>(), refs.len());
+    assert!(checked >= 1660, "{checked}");
+    eprintln!("replayed by notation: {by_notation:?}");
+}
+
+#[test]
+fn formats_notations_and_results_are_reported() {
+    let refs = manifest();
+    let files = read_all(&refs);
+    for r in refs.iter().filter(|r| r.ref_ok) {
+        let e = &files[&r.file][r.game_index];
+        let want_format = match r.container.as_str() {
+            "pgn" => Format::Pgn,
+            "dhtmlxq" => Format::Dhtmlxq,
+            c => panic!("unexpected container {c}"),
+        };
+        assert_eq!(e.format, want_format, "{}", r.file);
+        if want_format == Format::Pgn {
+            let n = e.notation.map(|n| format!("{n:?}").to_lowercase());
+            assert_eq!(n.as_deref(), Some(r.notation.as_str()), "{}", r.file);
+        }
+        if let Some(t @ ("1-0" | "0-1" | "1/2-1/2" | "*")) = r.result_token.as_deref() {
+            assert_eq!(e.game.result.map(|x| x.token()), Some(t), "{}", r.file)
+        }
+        assert_eq!(e.game.main.total_variations(), r.variations, "{}", r.file);
+        assert_eq!(e.game.main.total_comments(), r.comments, "{}", r.file);
+    }
+}
+
+/// Writes a game as PGN in `notation`, reads it back and compares everything.
+fn pgn_round_trip(e: &GameEntry, notation: record::Notation) {
+    let mut text = String::new();
+    pgn::write_game(&e.game, notation, &mut text);
+    let back = pgn::read_str(&text, "round-trip");
+    assert_eq!(back.len(), 1, "{}:\n{text}", e.source);
+    let b = &back[0];
+    assert!(b.error.is_none(), "{}: {:?}\n{text}", e.source, b.error);
+    let mut want = e.game.normalized();
+    // The writer states the notation and the start position.
+    let fmt = pgn::format_tag(notation);
+    want.set_tag("Format", fmt);
+    if let Some(t) = want
+        .tags
+        .iter_mut()
+        .find(|(k, _)| k.eq_ignore_ascii_case("Format"))
+    {
+        t.1 = fmt.to_owned();
+    }
+    if let Some(t) = want
+        .tags
+        .iter_mut()
+        .find(|(k, _)| k.eq_ignore_ascii_case("FEN"))
+    {
+        t.1 = e.game.start.fen();
+    } else if e.game.start != xiangqi_arbiter::Position::start() {
+        want.set_tag("FEN", e.game.start.fen());
+    }
+    if let Some(r) = e.game.result {
+        if let Some(t) = want
+            .tags
+            .iter_mut()
+            .find(|(k, _)| k.eq_ignore_ascii_case("Result"))
+        {
+            t.1 = r.token().to_owned();
+        } else {
+            want.set_tag("Result", r.token());
+        }
+    }
+    if want.result.is_none() && want.trailing_text.is_some() {
+        want.result = Some(record::GameResult::Unknown);
+    }
+    let mut got = b.game.normalized();
+    // Tag order may differ only by the tags the writer appended.
+    got.tags.sort();
+    want.tags.sort();
+    assert_eq!(got, want, "{}\n{text}", e.source);
+}
+
+fn pgn_round_trips(notation: record::Notation) {
+    let refs = manifest();
+    let files = read_all(&refs);
+    let mut n = 0;
+    for games in files.values() {
+        for e in games.iter().filter(|e| e.is_ok()) {
+            pgn_round_trip(e, notation);
+            n += 1;
+        }
+    }
+    assert!(n >= 1660);
+}
+
+#[test]
+fn pgn_write_read_round_trip_iccs() {
+    pgn_round_trips(record::Notation::Iccs);
+}
+
+#[test]
+fn pgn_write_read_round_trip_wxf() {
+    pgn_round_trips(record::Notation::Wxf);
+}
+
+#[test]
+fn pgn_write_read_round_trip_chinese() {
+    pgn_round_trips(record::Notation::Chinese);
+}
+
+#[test]
+fn dhtmlxq_write_read_round_trip() {
+    let refs = manifest();
+    let files = read_all(&refs);
+    for games in files.values() {
+        for e in games.iter().filter(|e| e.is_ok()) {
+            let mut text = String::new();
+            dhtmlxq::write_game(&e.game, &mut text);
+            let back = dhtmlxq::read_str(&text, "round-trip");
+            assert_eq!(back.len(), 1);
+            let b = &back[0];
+            assert!(b.error.is_none(), "{}: {:?}", e.source, b.error);
+            let mut want = e.game.normalized();
+            strip_nags(&mut want.main);
+            let mut fen = want.tags.iter().any(|(k, _)| k.eq_ignore_ascii_case("FEN"));
+            want.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("FEN"));
+            fen |= e.game.start != xiangqi_arbiter::Position::start();
+            if fen {
+                want.tags.push(("FEN".into(), e.game.start.fen()));
+            }
+            if want.tags.iter().all(|(k, _)| k != "Result")
+                && let Some(r) = want.result
+            {
+                want.tags.push(("Result".into(), r.token().into()));
+            }
+            join_comments(&mut want.main);
+            let mut got = b.game.normalized();
+            got.tags.sort();
+            want.tags.sort();
+            // The Result tag's text decides the result in DhtmlXQ.
+            want.result = got.result.filter(|_| true).or(want.result);
+            assert_eq!(got, want, "{}\n{text}", e.source);
+        }
+    }
+}
+
+/// DhtmlXQ has no NAGs.
+fn strip_nags(line: &mut Line) {
+    for n in &mut line.nodes {
+        n.nags.clear();
+        n.variations.iter_mut().for_each(strip_nags);
+    }
+}
+
+/// DhtmlXQ has one comment per move: several are joined by line breaks.
+fn join_comments(line: &mut Line) {
+    if line.comments_before.len() > 1 {
+        line.comments_before = vec![line.comments_before.join("\n")];
+    }
+    for n in &mut line.nodes {
+        if n.comments.len() > 1 {
+            n.comments = vec![n.comments.join("\n")];
+        }
+        n.variations.iter_mut().for_each(join_comments);
+    }
+}
+
+#[test]
+fn streaming_reader_resyncs_after_errors_and_counts_lines() {
+    let text = "[Event \"a\"]\n[Format \"ICCS\"]\n1. h2e2 h9g7 2. h2h9 *\n\n\
+                [Event \"b\"]\n[Format \"ICCS\"]\n1. h2e2 h9g7 2. h0g2 *\n\n\
+                [Event \"c\"]\n[FEN \"bad fen\"]\n1. h2e2 *\n\n\
+                [Event \"d\"]\n[Format \"ICCS\"]\n1. b2e2 {open comment\n";
+    let games = pgn::read_str(text, "mem");
+    assert_eq!(games.len(), 4);
+    let e0 = games[0].error.as_ref().unwrap();
+    assert_eq!((e0.line, e0.column, e0.ply), (3, 17, Some(3)));
+    assert_eq!(e0.move_text.as_deref(), Some("h2h9"));
+    assert!(games[1].is_ok());
+    assert_eq!(games[1].plies(), 3);
+    assert_eq!(games[2].error.as_ref().unwrap().kind, "bad_position");
+    assert_eq!(games[2].error.as_ref().unwrap().line, 10);
+    let e3 = games[3].error.as_ref().unwrap();
+    assert_eq!((e3.kind.as_str(), e3.line), ("record_syntax", 15));
+    assert!(games.iter().enumerate().all(|(i, g)| g.index == i));
+}
+
+#[test]
+fn validate_and_convert_drivers() {
+    let dir = data().join("xqbase_gbk_pgn");
+    let mut out = Vec::new();
+    let s = report::validate(std::slice::from_ref(&dir), true, &mut out).unwrap();
+    assert_eq!((s.games, s.valid, s.invalid, s.io_errors), (13, 13, 0, 0));
+    assert_eq!(s.exit_code(), 0);
+    let lines: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 13);
+    for l in &lines {
+        for k in [
+            "source", "game", "format", "notation", "ok", "plies", "result",
+        ] {
+            assert!(l.get(k).is_some(), "{k} missing in {l}");
+        }
+    }
+    let missing = report::validate(&[dir.join("nope.pgn")], false, &mut Vec::new()).unwrap();
+    assert_eq!(missing.exit_code(), 2);
+
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let (done, failed) = report::convert(
+        &[data().join("wukong_xqdb/dhtmlxq_html")],
+        record::Notation::Iccs,
+        report::ConvertFormat::Pgn,
+        &mut out,
+        &mut err,
+    )
+    .unwrap();
+    assert_eq!((done, failed), (5, 0));
+    let text = String::from_utf8(out).unwrap();
+    let back = pgn::read_str(&text, "converted");
+    assert_eq!(back.len(), 5);
+    assert!(back.iter().all(|g| g.is_ok() && g.plies() > 70));
+    assert!(text.contains("[Title \"Holland DING Wa Chong (W) Germany SCHAEFER Nobert\"]"));
+}
