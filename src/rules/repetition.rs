@@ -145,7 +145,11 @@ fn facts(
     };
     let undetermined = natures.contains(&NatureKind::Undetermined);
     let all_check = !natures.is_empty() && natures.iter().all(|&k| k == NatureKind::Check);
-    let forbidden = !natures.is_empty() && natures.iter().all(|&k| attacking(k));
+    let mixes_check_and_chase =
+        natures.contains(&NatureKind::Check) && natures.contains(&NatureKind::Chase);
+    let forbidden = !natures.is_empty()
+        && natures.iter().all(|&k| attacking(k))
+        && !(profile.check_chase_mix_allowed && mixes_check_and_chase);
     let all_single_chases = !natures.is_empty()
         && mine
             .iter()
@@ -179,7 +183,8 @@ fn facts(
             tracked.retain(|sq| n.targets.iter().any(|t| t.square == *sq));
             last_index = idx;
         }
-        same_target_chase = !tracked.is_empty();
+        // Without the same-target requirement any unbroken series of chases is perpetual.
+        same_target_chase = !tracked.is_empty() || !profile.chase_needs_same_target;
     }
     SideFacts {
         color,
