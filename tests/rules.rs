@@ -430,6 +430,13 @@ fn real_games_classify_every_move_without_running_out() {
         let r = adjudicate::adjudicate(&start, &moves, &Profile::cxa())
             .unwrap_or_else(|e| panic!("{}: {e}", v["source"]));
         assert_eq!(r.moves.len(), moves.len());
+        assert!(
+            r.natures.iter().all(|n| n.kind != NatureKind::Undetermined),
+            "{}: undetermined nature with the default budget",
+            v["source"]
+        );
+        let axf = adjudicate::adjudicate(&start, &moves, &Profile::axf()).unwrap();
+        assert_eq!(axf.cycles.len(), r.cycles.len());
         if v["max_position_repeats"].as_u64().unwrap() >= 2 {
             assert!(
                 !r.cycles.is_empty(),
@@ -438,4 +445,34 @@ fn real_games_classify_every_move_without_running_out() {
             );
         }
     }
+}
+
+#[test]
+fn an_exhausted_budget_is_reported_as_undetermined_never_guessed() {
+    let mut tiny = Profile::cxa();
+    tiny.node_budget = 1;
+    let n = last_nature("4k4/R8/9/9/9/9/9/9/R8/3K5 w", "a1b1", &tiny);
+    assert_eq!(n.kind, NatureKind::Undetermined);
+    // A check needs no search and is still a check.
+    let n = last_nature("4k4/R8/9/9/9/9/9/9/R8/3K5 w", "a8a9", &tiny);
+    assert_eq!(n.kind, NatureKind::Check);
+}
+
+#[test]
+fn settings_file_round_trip_keeps_every_option() {
+    let p = Profile::axf();
+    let text = serde_json::to_string_pretty(&p).unwrap();
+    for key in [
+        "mate_ply_cap",
+        "node_budget",
+        "chase_check_cap",
+        "tournament_overlay",
+        "overlay_moves",
+        "ruling_occurrence",
+        "values",
+    ] {
+        assert!(text.contains(key), "{key} missing from the settings file");
+    }
+    let back: Profile = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, p);
 }
