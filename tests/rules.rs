@@ -72,26 +72,97 @@ fn failures(cases: &[Case], profile: &Profile) -> Vec<(String, String)> {
     out
 }
 
+/// Cases the engine does not yet rule as the book does (see the report in the commit log: most
+/// differ on one move's nature where the book weighs a positional idea, such as an exchange offer
+/// that also threatens, that the engine's material-and-legality reading of §2 does not see).
+/// The tests fail when any other case fails (a regression) and when a listed case starts
+/// passing (so that the list is kept honest).
+const CXA_KNOWN_FAILURES: &[&str] = &[
+    "图2",
+    "图3",
+    "图4",
+    "图8",
+    "图9",
+    "图11",
+    "图13",
+    "图16",
+    "图17",
+    "图18",
+    "图21",
+    "图22",
+    "图24",
+    "图25",
+    "图26",
+    "图28",
+    "图29",
+    "图30",
+    "参考图1",
+    "参考图13",
+    "参考图15",
+    "参考图19",
+    "参考图27",
+    "参考图29",
+    "参考图33",
+    "参考图35",
+    "参考图39",
+    "参考图41",
+    "参考图49",
+];
+
+const AXF_KNOWN_FAILURES: &[&str] = &[
+    "axf-orange-23",
+    "axf-orange-57",
+    "axf-orange-59",
+    "axf-orange-61",
+    "axf-orange-77",
+    "axf-orange-81",
+    "axf-orange-87",
+    "axf-orange-105",
+    "axf-orange-107",
+    "axf-orange-113",
+    "axf-orange-129",
+    "axf-orange-131",
+    "axf-orange-151",
+    "axf-fsf-15",
+    "axf-fsf-22",
+    "axf-fsf-25",
+    "axf-fsf-27",
+];
+
+fn check_against_known(name: &str, cases: &[Case], profile: &Profile, known: &[&str]) {
+    let fails = failures(cases, profile);
+    for (id, why) in &fails {
+        eprintln!("{name} FAIL {id}: {why}");
+    }
+    eprintln!("{name}: {}/{} pass", cases.len() - fails.len(), cases.len());
+    let failing: Vec<&str> = fails.iter().map(|(id, _)| id.as_str()).collect();
+    let regressions: Vec<&(String, String)> = fails
+        .iter()
+        .filter(|(id, _)| !known.contains(&id.as_str()))
+        .collect();
+    assert!(
+        regressions.is_empty(),
+        "{name} regressions: {regressions:#?}"
+    );
+    let fixed: Vec<&&str> = known.iter().filter(|k| !failing.contains(k)).collect();
+    assert!(
+        fixed.is_empty(),
+        "{name} cases now pass; remove them from the known failures: {fixed:?}"
+    );
+}
+
 #[test]
 fn cxa_cases() {
     let cases = load(include_str!("data/rules/cxa.jsonl"));
     assert_eq!(cases.len(), 56);
-    let fails = failures(&cases, &Profile::cxa());
-    for (id, why) in &fails {
-        eprintln!("CXA FAIL {id}: {why}");
-    }
-    eprintln!("CXA: {}/{} pass", cases.len() - fails.len(), cases.len());
+    check_against_known("CXA", &cases, &Profile::cxa(), CXA_KNOWN_FAILURES);
 }
 
 #[test]
 fn axf_cases() {
     let cases = load(include_str!("data/rules/axf.jsonl"));
     assert_eq!(cases.len(), 118);
-    let fails = failures(&cases, &Profile::axf());
-    for (id, why) in &fails {
-        eprintln!("AXF FAIL {id}: {why}");
-    }
-    eprintln!("AXF: {}/{} pass", cases.len() - fails.len(), cases.len());
+    check_against_known("AXF", &cases, &Profile::axf(), AXF_KNOWN_FAILURES);
 }
 
 // ---- RULES.md §2, clause by clause, on small constructed positions ----
@@ -359,6 +430,13 @@ fn real_games_classify_every_move_without_running_out() {
         let r = adjudicate::adjudicate(&start, &moves, &Profile::cxa())
             .unwrap_or_else(|e| panic!("{}: {e}", v["source"]));
         assert_eq!(r.moves.len(), moves.len());
+        assert!(
+            r.natures.iter().all(|n| n.kind != NatureKind::Undetermined),
+            "{}: undetermined nature with the default budget",
+            v["source"]
+        );
+        let axf = adjudicate::adjudicate(&start, &moves, &Profile::axf()).unwrap();
+        assert_eq!(axf.cycles.len(), r.cycles.len());
         if v["max_position_repeats"].as_u64().unwrap() >= 2 {
             assert!(
                 !r.cycles.is_empty(),
@@ -367,4 +445,34 @@ fn real_games_classify_every_move_without_running_out() {
             );
         }
     }
+}
+
+#[test]
+fn an_exhausted_budget_is_reported_as_undetermined_never_guessed() {
+    let mut tiny = Profile::cxa();
+    tiny.node_budget = 1;
+    let n = last_nature("4k4/R8/9/9/9/9/9/9/R8/3K5 w", "a1b1", &tiny);
+    assert_eq!(n.kind, NatureKind::Undetermined);
+    // A check needs no search and is still a check.
+    let n = last_nature("4k4/R8/9/9/9/9/9/9/R8/3K5 w", "a8a9", &tiny);
+    assert_eq!(n.kind, NatureKind::Check);
+}
+
+#[test]
+fn settings_file_round_trip_keeps_every_option() {
+    let p = Profile::axf();
+    let text = serde_json::to_string_pretty(&p).unwrap();
+    for key in [
+        "mate_ply_cap",
+        "node_budget",
+        "chase_check_cap",
+        "tournament_overlay",
+        "overlay_moves",
+        "ruling_occurrence",
+        "values",
+    ] {
+        assert!(text.contains(key), "{key} missing from the settings file");
+    }
+    let back: Profile = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, p);
 }

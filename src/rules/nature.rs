@@ -503,9 +503,7 @@ impl<'p> Analyzer<'p> {
                     continue;
                 }
                 any_abs |= abs;
-                if rel {
-                    capturers |= Bitboard::from_square(m.from);
-                }
+                capturers |= Bitboard::from_square(m.from);
                 // Prefer, at equal value, a capturer that is neither the general nor a pawn (the
                 // threat then does not rest on them alone).
                 let lone = matches!(
@@ -853,6 +851,13 @@ impl<'p> Analyzer<'p> {
         };
         if after.is_check() {
             nature.kind = NatureKind::Check;
+            if self.profile.check_may_chase {
+                // Record what the check also chases (AXF counts it towards a perpetual chase).
+                if let Ok(t) = self.chase_targets(before, &after, m, prev) {
+                    nature.targets = t;
+                }
+            }
+            nature.nodes = self.budget.nodes;
             return nature;
         }
         let moved = before.piece_at(m.from).expect("moving piece");
@@ -884,7 +889,6 @@ impl<'p> Analyzer<'p> {
         m: Move,
         prev: Option<Move>,
     ) -> Result<Option<(NatureKind, Vec<ChaseTarget>)>, Exhausted> {
-        let moved_to = m.to;
         let q1 = after.null_move();
         if search::mate_by_checks_with(
             &q1,
@@ -903,9 +907,27 @@ impl<'p> Analyzer<'p> {
                 return Ok(Some((NatureKind::MateThreat, Vec::new())));
             }
         }
+        let targets = self.chase_targets(before, after, m, prev)?;
+        if targets.is_empty() {
+            Ok(None)
+        } else {
+            Ok(Some((NatureKind::Chase, targets)))
+        }
+    }
+
+    /// The new threats the move makes (RULES.md §2 chase conditions), as chase targets.
+    fn chase_targets(
+        &mut self,
+        before: &Position,
+        after: &Position,
+        m: Move,
+        prev: Option<Move>,
+    ) -> Result<Vec<ChaseTarget>, Exhausted> {
+        let moved_to = m.to;
+        let q1 = after.null_move();
         let t1 = self.threats(&q1)?;
         if t1.is_empty() {
-            return Ok(None);
+            return Ok(Vec::new());
         }
         let t0 = self.threats(before)?;
         let mut targets = Vec::new();
@@ -923,6 +945,8 @@ impl<'p> Analyzer<'p> {
             for o in t0.iter().filter(same) {
                 old_capturers |= o.capturers;
             }
+            // Pieces that already bore on the square before the move do not "join" it.
+            old_capturers |= Self::pseudo_capturers(before, t.square, before.turn());
             if old_capturers.contains(m.from) {
                 old_capturers = old_capturers.without(m.from).with(m.to);
             }
@@ -968,11 +992,7 @@ impl<'p> Analyzer<'p> {
                 by: parts,
             });
         }
-        if targets.is_empty() {
-            Ok(None)
-        } else {
-            Ok(Some((NatureKind::Chase, targets)))
-        }
+        Ok(targets)
     }
 
     /// The idle kind of an idle move, if one applies.

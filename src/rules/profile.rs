@@ -81,6 +81,9 @@ pub struct Profile {
     /// when a further piece joins the attack (a new attacker); the same piece moving on while
     /// keeping its attack is idle (从捉到捉).
     pub new_attacker_is_new: bool,
+    /// A check that at the same time makes a new chase also counts as a chase of that piece when
+    /// judging a perpetual chase (AXF); its nature stays `check`.
+    pub check_may_chase: bool,
     /// The general or a pawn attacking by itself is idle (CXA); joint threats remain chases.
     pub king_pawn_alone_idle: bool,
     /// Winning a pawn that has just crossed the river (the opponent's last move took it across)
@@ -131,6 +134,7 @@ impl Profile {
             capturer_duties: true,
             mate_threat_needs_newness: false,
             new_attacker_is_new: true,
+            check_may_chase: false,
             king_pawn_alone_idle: true,
             just_crossed_pawn_is_no_gain: true,
             mate_threat_forbidden: true,
@@ -154,6 +158,7 @@ impl Profile {
             single_vs_joint: false,
             tournament_overlay: false,
             capturer_duties: false,
+            check_may_chase: true,
             just_crossed_pawn_is_no_gain: false,
             ..Profile::cxa()
         }

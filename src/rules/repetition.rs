@@ -145,7 +145,11 @@ fn facts(
     };
     let undetermined = natures.contains(&NatureKind::Undetermined);
     let all_check = !natures.is_empty() && natures.iter().all(|&k| k == NatureKind::Check);
-    let forbidden = !natures.is_empty() && natures.iter().all(|&k| attacking(k));
+    let mixes_check_and_chase =
+        natures.contains(&NatureKind::Check) && natures.contains(&NatureKind::Chase);
+    let forbidden = !natures.is_empty()
+        && natures.iter().all(|&k| attacking(k))
+        && !(profile.check_chase_mix_allowed && mixes_check_and_chase);
     let all_single_chases = !natures.is_empty()
         && mine
             .iter()
@@ -154,8 +158,11 @@ fn facts(
         .iter()
         .any(|n| n.kind == NatureKind::Chase && n.has_joint_chase());
     // Follow the chased pieces through the opponent's moves in between.
-    let mut same_target_chase =
-        !mine.is_empty() && mine.iter().all(|n| n.kind == NatureKind::Chase);
+    let chasing = |n: &MoveNature| {
+        n.kind == NatureKind::Chase
+            || (profile.check_may_chase && n.kind == NatureKind::Check && !n.targets.is_empty())
+    };
+    let mut same_target_chase = !mine.is_empty() && mine.iter().all(|n| chasing(n));
     if same_target_chase {
         let mut tracked: Vec<Square> = mine[0].targets.iter().map(|t| t.square).collect();
         let mut last_index = window
@@ -176,7 +183,8 @@ fn facts(
             tracked.retain(|sq| n.targets.iter().any(|t| t.square == *sq));
             last_index = idx;
         }
-        same_target_chase = !tracked.is_empty();
+        // Without the same-target requirement any unbroken series of chases is perpetual.
+        same_target_chase = !tracked.is_empty() || !profile.chase_needs_same_target;
     }
     SideFacts {
         color,

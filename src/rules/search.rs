@@ -69,7 +69,9 @@ pub fn checking_moves(pos: &Position) -> MoveList {
     pos.for_each_pseudo_legal(|from, targets| {
         for to in targets {
             let m = Move::new(from, to);
-            if !may_give_check(pos, m, ksq) || pos.leaves_king_attacked(m, own_king) {
+            // (In a hypothetical position where the enemy general stands attacked, taking it is
+            // not a move.)
+            if to == ksq || !may_give_check(pos, m, ksq) || pos.leaves_king_attacked(m, own_king) {
                 continue;
             }
             let mut q = *pos;
