@@ -266,9 +266,12 @@ fn streaming_reader_resyncs_after_errors_and_counts_lines() {
     let text = "[Event \"a\"]\n[Format \"ICCS\"]\n1. h2e2 h9g7 2. h2h9 *\n\n\
                 [Event \"b\"]\n[Format \"ICCS\"]\n1. h2e2 h9g7 2. h0g2 *\n\n\
                 [Event \"c\"]\n[FEN \"bad fen\"]\n1. h2e2 *\n\n\
-                [Event \"d\"]\n[Format \"ICCS\"]\n1. b2e2 {open comment\n";
+                [Event \"d\"]\n[Format \"ICCS\"]\n1. b2e2 {open comment\n\n\
+                [Event \"e\"]\n1. h2e2 *\n";
     let games = pgn::read_str(text, "mem");
-    assert_eq!(games.len(), 4);
+    assert_eq!(games.len(), 5);
+    assert!(games[4].is_ok());
+    assert_eq!(games[4].game.tags[0].1, "e");
     let e0 = games[0].error.as_ref().unwrap();
     assert_eq!((e0.line, e0.column, e0.ply), (3, 17, Some(3)));
     assert_eq!(e0.move_text.as_deref(), Some("h2h9"));

@@ -123,6 +123,7 @@ impl<R: BufRead> PgnSplitter<R> {
         let mut lossy = false;
         let mut seen_moves = false;
         let mut in_comment = false;
+        let mut prev_blank = false;
         if let Some((line, no, l)) = self.pending.take() {
             first_line = no;
             lossy |= l;
@@ -135,6 +136,13 @@ impl<R: BufRead> PgnSplitter<R> {
                 break;
             };
             let trimmed = line.trim_start_matches([' ', '\t', '\u{3000}']);
+            // Resynchronise after a comment left open: a blank line followed by a complete
+            // tag pair starts the next game (the open comment is reported in this one).
+            if in_comment && prev_blank && seen_moves && is_full_tag_line(trimmed) {
+                self.pending = Some((line, self.line_no, l));
+                break;
+            }
+            prev_blank = trimmed.is_empty();
             if !in_comment && is_tag_line(trimmed) {
                 if seen_moves {
                     self.pending = Some((line, self.line_no, l));
@@ -174,6 +182,12 @@ impl<R: BufRead> PgnSplitter<R> {
 fn is_tag_line(line: &str) -> bool {
     let b = line.as_bytes();
     b.len() >= 2 && b[0] == b'[' && b[1].is_ascii_alphabetic()
+}
+
+/// Whether a line is exactly one or more complete tag pairs (`[Name "value"]`).
+fn is_full_tag_line(line: &str) -> bool {
+    let t = line.trim_end();
+    is_tag_line(t) && t.ends_with("\"]") && t.contains(" \"")
 }
 
 /// Whether a `{` comment is still open at the end of this line.
@@ -362,6 +376,8 @@ impl<'a> Parser<'a> {
         self.parse_tags(game)?;
         self.apply_tags(game)?;
         let start = game.start;
+        // Room for the main line up front: a move with its number takes 5 to 15 bytes.
+        game.main.nodes.reserve(((self.b.len() - self.i) / 8).min(1024));
         let r = self.parse_line(&mut game.main, start, 0, 0);
         if let Some((result, trailing)) = self.ending.take() {
             game.result = Some(result);
