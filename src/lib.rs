@@ -24,6 +24,7 @@ pub mod perft;
 pub mod position;
 pub mod record;
 pub mod report;
+pub mod rules;
 pub mod setup;
 pub mod types;
 

@@ -65,6 +65,31 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<std::path::PathBuf>,
     },
+    /// Rule on a game: the nature of every move, repetition cycles and their verdicts.
+    Adjudicate {
+        /// A game record (PGN, DhtmlXQ, XQF, ...).
+        #[arg(conflicts_with_all = ["fen", "moves"])]
+        path: Option<std::path::PathBuf>,
+        /// Which game of the file (1-based).
+        #[arg(long, default_value_t = 1, requires = "path")]
+        game: usize,
+        /// Rule profile: cxa (Chinese Xiangqi Association, default) or axf (Asian rules).
+        #[arg(long, default_value = "cxa")]
+        rules: String,
+        /// A JSON settings file (every field of the profile; missing fields take the defaults of
+        /// the CXA profile). Overrides --rules.
+        #[arg(long)]
+        settings: Option<std::path::PathBuf>,
+        /// One JSON object instead of the text table.
+        #[arg(long)]
+        json: bool,
+        /// Start position (with --moves).
+        #[arg(long)]
+        fen: Option<String>,
+        /// The moves in ICCS, separated by spaces or commas (with --fen, or from the initial array).
+        #[arg(long)]
+        moves: Option<String>,
+    },
     /// List the legal moves of a position in a notation.
     Moves {
         /// The position (default: the standard start).
@@ -245,6 +270,55 @@ fn run(cli: Cli) -> Result<(), Failure> {
             out.flush().map_err(io_failure)?;
             if failed > 0 {
                 return Err(invalid(format!("{failed} game(s) could not be converted")));
+            }
+            Ok(())
+        }
+        Command::Adjudicate {
+            path,
+            game,
+            rules,
+            settings,
+            json,
+            fen,
+            moves,
+        } => {
+            use xiangqi_arbiter::rules::{Profile, adjudicate};
+            let profile = match settings {
+                Some(file) => {
+                    let text = std::fs::read_to_string(&file).map_err(|e| Failure {
+                        code: 2,
+                        message: format!("cannot read {}: {e}", file.display()),
+                    })?;
+                    serde_json::from_str::<Profile>(&text).map_err(|e| {
+                        invalid(format!("{}: invalid settings: {e}", file.display()))
+                    })?
+                }
+                None => Profile::by_name(&rules).ok_or_else(|| Failure {
+                    code: 2,
+                    message: format!("unknown rules '{rules}' (expected cxa or axf)"),
+                })?,
+            };
+            let (start, line) = if let Some(path) = path {
+                let _ = game;
+                return Err(Failure {
+                    code: 2,
+                    message: format!(
+                        "{}: reading game records is not available in this build yet; use --fen FEN --moves \"...\"",
+                        path.display()
+                    ),
+                });
+            } else {
+                let start = parse_fen(fen.as_deref().unwrap_or(START_FEN))?;
+                let line = adjudicate::parse_iccs_line(&start, moves.as_deref().unwrap_or(""))
+                    .map_err(invalid)?;
+                (start, line)
+            };
+            let report = adjudicate::adjudicate(&start, &line, &profile)
+                .map_err(|e| invalid(e.to_string()))?;
+            if json {
+                println!("{}", report.to_json());
+            } else {
+                print!("{}", report.to_text());
             }
             Ok(())
         }

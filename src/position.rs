@@ -528,7 +528,31 @@ impl Position {
 
     /// Whether `m` is a legal move here.
     pub fn is_legal(&self, m: Move) -> bool {
-        self.legal_moves().contains(&m)
+        let us = self.turn;
+        let Some(piece) = self.piece_at(m.from) else {
+            return false;
+        };
+        if piece.color != us || self.by_color(us).contains(m.to) {
+            return false;
+        }
+        let occ = self.occupied();
+        let rot = self.occupied_rotated();
+        let reach = match piece.role {
+            Role::King => attacks::king_attacks(m.from),
+            Role::Advisor => attacks::advisor_attacks(m.from),
+            Role::Elephant => attacks::elephant_attacks(m.from, occ),
+            Role::Horse => attacks::horse_attacks(m.from, occ),
+            Role::Rook => attacks::rook_attacks(m.from, occ, rot),
+            Role::Cannon => {
+                if occ.contains(m.to) {
+                    attacks::cannon_attacks(m.from, occ, rot)
+                } else {
+                    attacks::rook_attacks(m.from, occ, rot) - occ
+                }
+            }
+            Role::Pawn => attacks::pawn_attacks(us, m.from),
+        };
+        reach.contains(m.to) && !self.leaves_king_attacked(m, self.king(us))
     }
 
     /// Whether the side to move has no legal move and is in check.

@@ -1,7 +1,7 @@
 //! Random walks through legal games: the incremental Zobrist key, make/undo and the fast legality
 //! test are checked against slow recomputation at every step.
 
-use xiangqi_arbiter::{Bitboard, Move, Position, Role, Setup, attacks};
+use xiangqi_arbiter::{Bitboard, Move, Position, Role, Setup, Square, attacks};
 
 struct Rng(u64);
 impl Rng {
@@ -89,6 +89,15 @@ fn legal_moves_equal_filtered_pseudo_legal() {
         assert_eq!(legal, slow_legal(pos).as_slice(), "{}", pos.fen());
         assert_eq!(pos.count_legal(), legal.len());
         assert_eq!(pos.has_legal_move(), !legal.is_empty());
+        // is_legal agrees with the list on every pseudo-legal move and on arbitrary pairs.
+        for m in pos.pseudo_legal_moves() {
+            assert_eq!(pos.is_legal(m), legal.contains(&m), "{m} in {}", pos.fen());
+        }
+        for (i, from) in Square::ALL.iter().enumerate().step_by(7) {
+            let to = Square::ALL[(i * 31 + positions) % 90];
+            let m = Move::new(*from, to);
+            assert_eq!(pos.is_legal(m), legal.contains(&m), "{m} in {}", pos.fen());
+        }
         if pos.is_check() {
             checks += 1;
         }

@@ -4,12 +4,14 @@
 // returned once per bad game, never in a hot loop, so its size does not matter.
 #![allow(clippy::result_large_err)]
 
+pub mod ccbridge;
 pub mod dhtmlxq;
 pub mod encoding;
 pub mod error;
 pub mod game;
 pub mod pgn;
 pub mod walk;
+pub mod xqf;
 
 use crate::notation;
 pub use crate::notation::Notation;

@@ -187,16 +187,11 @@ pub fn read_bytes(source: &str, bytes: &[u8], format: Option<Format>) -> Vec<Gam
 }
 
 /// The binary formats (XQF, CCBridge): dispatched to their readers.
-fn read_binary(source: &str, _bytes: &[u8], format: Format) -> Vec<GameEntry> {
-    vec![GameEntry::failed(
-        source,
-        0,
-        format,
-        RecordError::new(
-            kind::UNKNOWN_FORMAT,
-            format!("the {} reader is not part of this build", format.name()),
-        ),
-    )]
+fn read_binary(source: &str, bytes: &[u8], format: Format) -> Vec<GameEntry> {
+    match super::ccbridge::CcbridgeKind::from_format(format) {
+        Some(kind) => super::ccbridge::read_kind(bytes, kind, source),
+        None => vec![super::xqf::read_entry(bytes, source)],
+    }
 }
 
 /// Undoes URL encoding of a DhtmlXQ record embedded in a link (`%5BDhtmlXQ_...`).

@@ -1,0 +1,1029 @@
+//! The nature of a move (着法性质, RULES.md §2): `check` 将, `mate_threat` 杀, `chase` 捉 or
+//! `idle` 闲 (with the idle kinds exchange offer 兑, offer 献, block 拦, follow 跟), judged on the
+//! position after the move.
+//!
+//! How a chase is found, for the mover C:
+//! 1. The *threats* of a position with C to move are the enemy pieces of material value that C
+//!    could win next move: by a capture whose whole exchange on that square nets material (legal
+//!    captures only, so pinned attackers and pinned or face-the-general protectors fall out by
+//!    themselves; a recapture after which C mates by checks is a false root), or by a series of
+//!    checks ending in such a capture (抽将). A capture after which C is mated, or which costs more
+//!    elsewhere than it wins (the capturer was the only protector of something, or shielded it),
+//!    is no threat.
+//! 2. The move is a chase when the position after it, C to move again (the opponent "passes"),
+//!    has a threat that the position before the move did not have (newness: 从捉到捉 is idle; a
+//!    discovered attack or a cut root is new; a threat the opponent walked into is old).
+//! 3. A threat carried out by the general or a pawn alone is idle (CXA); a threat needing two or
+//!    more of C's pieces (take one away and it is gone) is a joint chase (联合捉).
+//! 4. A move answering a check is idle unless it checks (the threat appeared because the check
+//!    was answered).
+
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::rules::profile::Profile;
+use crate::rules::search::{self, Budget, Exhausted, MateTable};
+use crate::types::{Color, Move, Piece, Role, Square};
+
+/// The nature of a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NatureKind {
+    /// 将: the move gives check (facing generals count).
+    Check,
+    /// 杀: if the opponent passed, the mover could mate by checks.
+    MateThreat,
+    /// 捉: a new threat to win an enemy piece of material value.
+    Chase,
+    /// 闲: everything else.
+    Idle,
+    /// The forcing search ran out of budget: the nature is not guessed.
+    Undetermined,
+}
+
+impl NatureKind {
+    /// JSON / English name.
+    pub fn name(self) -> &'static str {
+        match self {
+            NatureKind::Check => "check",
+            NatureKind::MateThreat => "mate_threat",
+            NatureKind::Chase => "chase",
+            NatureKind::Idle => "idle",
+            NatureKind::Undetermined => "undetermined",
+        }
+    }
+
+    /// The rulebook's one-character name.
+    pub fn name_zh(self) -> &'static str {
+        match self {
+            NatureKind::Check => "将",
+            NatureKind::MateThreat => "杀",
+            NatureKind::Chase => "捉",
+            NatureKind::Idle => "闲",
+            NatureKind::Undetermined => "未定",
+        }
+    }
+}
+
+/// The idle kinds the rulebook names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IdleKind {
+    /// 兑: the moved piece offers an even exchange (an enemy piece of equal value can take it and
+    /// is taken back).
+    Exchange,
+    /// 献: the moved piece is put where the opponent can win it.
+    Offer,
+    /// 拦: the moved piece blocks an enemy piece's line (or leg, or eye).
+    Block,
+    /// 跟: the moved piece follows the enemy piece that just moved, keeping the same relation.
+    Follow,
+}
+
+impl IdleKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            IdleKind::Exchange => "exchange",
+            IdleKind::Offer => "offer",
+            IdleKind::Block => "block",
+            IdleKind::Follow => "follow",
+        }
+    }
+
+    pub fn name_zh(self) -> &'static str {
+        match self {
+            IdleKind::Exchange => "兑",
+            IdleKind::Offer => "献",
+            IdleKind::Block => "拦",
+            IdleKind::Follow => "跟",
+        }
+    }
+}
+
+/// How a chased piece would be won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WinHow {
+    /// A capture that cannot be answered (no real protector: unprotected or false root).
+    Capture,
+    /// A complete exchange on the square that nets material (under-protected piece, or a rook
+    /// attacked by a horse or cannon).
+    Exchange,
+    /// A forcing series of checks ending in the capture (抽将).
+    Checks,
+}
+
+impl WinHow {
+    pub fn name(self) -> &'static str {
+        match self {
+            WinHow::Capture => "capture",
+            WinHow::Exchange => "exchange",
+            WinHow::Checks => "checks",
+        }
+    }
+}
+
+/// One chased piece.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChaseTarget {
+    /// Where the chased piece stands.
+    pub square: Square,
+    /// The chased piece.
+    pub piece: Piece,
+    /// Two or more of the chaser's pieces are needed together (联合捉).
+    pub joint: bool,
+    /// How the piece would be won.
+    pub how: WinHow,
+    /// The chaser's pieces taking part (the capturer first).
+    pub by: Vec<Square>,
+}
+
+/// The nature of one move, judged on the position after it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveNature {
+    /// The move.
+    pub mv: Move,
+    /// The side that played it.
+    pub side: Color,
+    /// The nature.
+    pub kind: NatureKind,
+    /// For an idle move, the idle kind where one applies.
+    pub idle_kind: Option<IdleKind>,
+    /// For a chase, the chased pieces (new threats).
+    pub targets: Vec<ChaseTarget>,
+    /// The piece the move captured.
+    pub capture: Option<Piece>,
+    /// Search nodes spent on this move.
+    pub nodes: u64,
+}
+
+impl MoveNature {
+    /// Whether the nature is check, mate threat or chase (the forbidden class, 长打 when every
+    /// move of a cycle is one).
+    pub fn is_attacking(&self) -> bool {
+        matches!(
+            self.kind,
+            NatureKind::Check | NatureKind::MateThreat | NatureKind::Chase
+        )
+    }
+
+    /// Whether some chase target needs two or more pieces.
+    pub fn has_joint_chase(&self) -> bool {
+        self.targets.iter().any(|t| t.joint)
+    }
+}
+
+/// A move of a line that is not legal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// Index of the move in the line (0-based).
+    pub index: usize,
+    pub mv: Move,
+    pub fen: String,
+}
+
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "move {} ({}) is not legal in {}",
+            self.index + 1,
+            self.mv,
+            self.fen
+        )
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// The nature of every move of `moves` played from `start`, one per move. The line must be legal;
+/// classification stops at the first illegal move (use [`try_classify_line`] to get the error).
+pub fn classify_line(start: &Position, moves: &[Move], profile: &Profile) -> Vec<MoveNature> {
+    match try_classify_line(start, moves, profile) {
+        Ok(v) => v,
+        Err((v, _)) => v,
+    }
+}
+
+/// As [`classify_line`], but an illegal move is an error carrying the natures of the moves before it.
+#[allow(clippy::type_complexity)]
+pub fn try_classify_line(
+    start: &Position,
+    moves: &[Move],
+    profile: &Profile,
+) -> Result<Vec<MoveNature>, (Vec<MoveNature>, IllegalMove)> {
+    let mut analyzer = Analyzer::new(profile);
+    let mut out = Vec::with_capacity(moves.len());
+    let mut pos = *start;
+    let mut prev: Option<Move> = None;
+    for (index, &m) in moves.iter().enumerate() {
+        if !pos.legal_moves().contains(&m) {
+            let err = IllegalMove {
+                index,
+                mv: m,
+                fen: pos.fen(),
+            };
+            return Err((out, err));
+        }
+        out.push(analyzer.classify(&pos, m, prev));
+        pos.play_unchecked(m);
+        prev = Some(m);
+    }
+    Ok(out)
+}
+
+/// Material balance: pieces and pawns apart, because a crossed pawn "floats" (RULES.md §1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mat {
+    pub pieces: i32,
+    pub pawns: i32,
+}
+
+impl std::ops::Add for Mat {
+    type Output = Mat;
+    fn add(self, o: Mat) -> Mat {
+        Mat {
+            pieces: self.pieces + o.pieces,
+            pawns: self.pawns + o.pawns,
+        }
+    }
+}
+
+impl std::ops::Sub for Mat {
+    type Output = Mat;
+    fn sub(self, o: Mat) -> Mat {
+        Mat {
+            pieces: self.pieces - o.pieces,
+            pawns: self.pawns - o.pawns,
+        }
+    }
+}
+
+impl Mat {
+    /// A real gain: no side of the balance is negative and something is won. One pawn for a
+    /// piece, or a piece for pawns, is not a gain.
+    pub fn is_gain(self) -> bool {
+        self.pieces >= 0 && self.pawns >= 0 && (self.pieces > 0 || self.pawns > 0)
+    }
+}
+
+/// A threat found in a position, for the side to move.
+#[derive(Clone, Debug)]
+struct Threat {
+    square: Square,
+    piece: Piece,
+    how: WinHow,
+    /// The chaser's pieces capturing on the square in the principal line (the capturer first).
+    line: ArrayVec<Square, 8>,
+    /// The first capture (or the first check of a series).
+    first: Move,
+    /// Sound counting only what the capture newly gives the opponent (the threat as such).
+    rel: bool,
+    /// Sound counting everything the opponent could take after it (the capture can really be
+    /// made now).
+    abs: bool,
+}
+
+/// The move-nature analyser: a profile and the node budget of the current move.
+pub struct Analyzer<'p> {
+    profile: &'p Profile,
+    budget: Budget,
+    mates: MateTable,
+    /// Baselines of the position whose threats are being listed (the opponent to move):
+    /// (position key, best capture, targets won by checks), computed on first use.
+    base_capture: Option<(u64, i32)>,
+    base_checks: Option<(u64, Vec<Square>)>,
+}
+
+type Captures = ArrayVec<Move, 16>;
+
+impl<'p> Analyzer<'p> {
+    pub fn new(profile: &'p Profile) -> Analyzer<'p> {
+        Analyzer {
+            profile,
+            budget: Budget::new(profile.node_budget),
+            mates: MateTable::default(),
+            base_capture: None,
+            base_checks: None,
+        }
+    }
+
+    fn mat(&self, piece: Piece) -> Mat {
+        let v = &self.profile.values;
+        match piece.role {
+            Role::Pawn => Mat {
+                pieces: 0,
+                pawns: 1,
+            },
+            Role::Rook => Mat {
+                pieces: v.rook,
+                pawns: 0,
+            },
+            Role::Horse => Mat {
+                pieces: v.horse,
+                pawns: 0,
+            },
+            Role::Cannon => Mat {
+                pieces: v.cannon,
+                pawns: 0,
+            },
+            Role::Advisor => Mat {
+                pieces: v.advisor,
+                pawns: 0,
+            },
+            Role::Elephant => Mat {
+                pieces: v.elephant,
+                pawns: 0,
+            },
+            Role::King => Mat {
+                pieces: 10_000,
+                pawns: 0,
+            },
+        }
+    }
+
+    fn scalar(&self, m: Mat) -> i32 {
+        m.pieces + m.pawns * self.profile.values.pawn
+    }
+
+    /// Whether the piece on `sq` is material a chase can aim at (RULES.md §1).
+    fn is_material(&self, piece: Piece, sq: Square) -> bool {
+        match piece.role {
+            Role::King => false,
+            Role::Pawn => !sq.on_own_side(piece.color),
+            _ => true,
+        }
+    }
+
+    /// Pieces of `by` that could move onto `s` by their own movement (ignoring pins).
+    fn pseudo_capturers(pos: &Position, s: Square, by: Color) -> Bitboard {
+        let occ = pos.occupied();
+        let rot = pos.occupied_rotated();
+        let mine = pos.by_color(by);
+        let mut out = attacks::rook_attacks(s, occ, rot) & pos.by_role(Role::Rook);
+        out |= attacks::cannon_attacks(s, occ, rot) & pos.by_role(Role::Cannon);
+        out |= attacks::horse_attacker_squares(s, occ) & pos.by_role(Role::Horse);
+        out |= attacks::pawn_attackers(by, s) & pos.by_role(Role::Pawn);
+        if Bitboard::palace(by).contains(s) {
+            out |= attacks::king_attacks(s) & pos.by_role(Role::King);
+            out |= attacks::advisor_attacks(s) & pos.by_role(Role::Advisor);
+        }
+        if s.on_own_side(by) {
+            out |= attacks::elephant_attacks(s, occ) & pos.by_role(Role::Elephant);
+        }
+        out & mine
+    }
+
+    /// Legal captures onto `s` by the side to move.
+    fn captures_to(pos: &Position, s: Square) -> Captures {
+        let us = pos.turn();
+        let mut out = Captures::new();
+        if pos.piece_at(s).is_none_or(|p| p.color == us) {
+            return out;
+        }
+        let king = pos.king(us);
+        for from in Self::pseudo_capturers(pos, s, us) {
+            let m = Move::new(from, s);
+            if !pos.leaves_king_attacked(m, king) && !out.is_full() {
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    /// Static exchange on `s`: the side to move may capture there (or stop). Returns its best
+    /// balance (never below zero: it may stand pat) and the principal line of capturing squares.
+    fn see(&mut self, pos: &Position, s: Square, depth: u32) -> (Mat, ArrayVec<Square, 8>) {
+        let mut best = Mat::default();
+        let mut best_line = ArrayVec::new();
+        if depth >= 8 {
+            return (best, best_line);
+        }
+        let Some(target) = pos.piece_at(s) else {
+            return (best, best_line);
+        };
+        let gain = self.mat(target);
+        for m in Self::captures_to(pos, s) {
+            let q = pos.after(m);
+            let (reply, line) = self.see(&q, s, depth + 1);
+            let v = gain - reply;
+            if self.scalar(v) > self.scalar(best) {
+                best = v;
+                best_line.clear();
+                best_line.push(m.from);
+                let _ = best_line.try_extend_from_slice(&line[..line.len().min(7)]);
+            }
+        }
+        (best, best_line)
+    }
+
+    /// The balance for the side to move of the capture `m` (onto `s`) followed by the best
+    /// exchange, and the chaser's capturing squares in the principal line. With `refute`, a
+    /// recapture after which the capturer mates by checks is no recapture (false root).
+    fn capture_balance(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        refute: bool,
+    ) -> Result<(Mat, ArrayVec<Square, 8>, bool), Exhausted> {
+        let s = m.to;
+        let target = pos.piece_at(s).expect("capture");
+        let mover = pos.piece_at(m.from).expect("capturer");
+        let r = pos.after(m);
+        let mut best_reply = Mat::default();
+        let mut line: ArrayVec<Square, 8> = ArrayVec::new();
+        line.push(m.from);
+        let mut recapturable = false;
+        let mut best_sub_line: ArrayVec<Square, 8> = ArrayVec::new();
+        for rm in Self::captures_to(&r, s) {
+            let r2 = r.after(rm);
+            if refute
+                && search::mate_by_checks_with(
+                    &r2,
+                    self.profile.refutation_mate_cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )?
+            {
+                continue;
+            }
+            recapturable = true;
+            let (ours, sub) = self.see(&r2, s, 2);
+            let v = self.mat(mover) - ours;
+            if self.scalar(v) > self.scalar(best_reply) {
+                best_reply = v;
+                best_sub_line = sub;
+            }
+        }
+        // The chaser's further capturers: every other square of the sub-line starting with ours.
+        for (i, sq) in best_sub_line.iter().enumerate() {
+            if i % 2 == 0 && !line.is_full() {
+                line.push(*sq);
+            }
+        }
+        Ok((self.mat(target) - best_reply, line, recapturable))
+    }
+
+    /// The enemy pieces the side to move could win next move.
+    fn threats(&mut self, q: &Position) -> Result<Vec<Threat>, Exhausted> {
+        let us = q.turn();
+        let mut out = Vec::new();
+        for s in q.by_color(!us) {
+            let piece = q.piece_at(s).expect("piece");
+            if !self.is_material(piece, s) {
+                continue;
+            }
+            let caps = Self::captures_to(q, s);
+            let mut found: Option<Threat> = None;
+            let mut best = i32::MIN;
+            let mut any_abs = false;
+            for m in caps {
+                if self.mutual(q, m.from, s) {
+                    continue;
+                }
+                let (mut v, mut line, recapturable) = self.capture_balance(q, m, false)?;
+                let mut rec = recapturable;
+                if !v.is_gain() && recapturable {
+                    let (v2, l2, r2) = self.capture_balance(q, m, true)?;
+                    v = v2;
+                    line = l2;
+                    rec = r2;
+                }
+                if !v.is_gain() {
+                    continue;
+                }
+                let (rel, abs) = self.capture_is_sound(q, m, v)?;
+                if !rel && !abs {
+                    continue;
+                }
+                any_abs |= abs;
+                // Prefer, at equal value, a capturer that is neither the general nor a pawn (the
+                // threat then does not rest on them alone).
+                let lone = matches!(
+                    q.piece_at(m.from).map(|p| p.role),
+                    Some(Role::King) | Some(Role::Pawn)
+                );
+                let sc = i32::from(rel) * 100_000 + self.scalar(v) * 2 + i32::from(!lone);
+                if sc > best {
+                    best = sc;
+                    found = Some(Threat {
+                        square: s,
+                        piece,
+                        how: if rec {
+                            WinHow::Exchange
+                        } else {
+                            WinHow::Capture
+                        },
+                        line,
+                        first: m,
+                        rel,
+                        abs,
+                    });
+                }
+            }
+            if let Some(mut t) = found {
+                t.abs = any_abs;
+                out.push(t);
+            }
+        }
+        if self.profile.chase_check_cap > 0 {
+            for (s, m, capturer, _) in
+                self.check_wins(q, self.profile.chase_check_cap, Mat::default())?
+            {
+                if out.iter().any(|t| t.square == s) {
+                    continue;
+                }
+                let Some(piece) = q.piece_at(s).filter(|p| p.color != us) else {
+                    continue;
+                };
+                if self.mutual(q, capturer, s) {
+                    continue;
+                }
+                let mut line = ArrayVec::new();
+                line.push(capturer);
+                out.push(Threat {
+                    square: s,
+                    piece,
+                    how: WinHow::Checks,
+                    line,
+                    first: m,
+                    rel: true,
+                    abs: true,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether the enemy piece on `target` can legally take the chaser's piece on `attacker` and
+    /// is worth the same: a mutual attack of equals is an exchange offer (兑), not a chase.
+    fn mutual(&self, q: &Position, attacker: Square, target: Square) -> bool {
+        let (Some(a), Some(b)) = (q.piece_at(attacker), q.piece_at(target)) else {
+            return false;
+        };
+        if self.mat(a) != self.mat(b) {
+            return false;
+        }
+        let opp = q.null_move();
+        Self::captures_to(&opp, attacker)
+            .iter()
+            .any(|m| m.from == target)
+    }
+
+    /// Safety and cost of a winning capture: the capturer's side is not mated right after it, and
+    /// what the opponent can newly win elsewhere (the capturer left a piece it protected or
+    /// shielded) does not eat up the gain.
+    fn capture_is_sound(
+        &mut self,
+        q: &Position,
+        m: Move,
+        v: Mat,
+    ) -> Result<(bool, bool), Exhausted> {
+        let r = q.after(m);
+        if search::mate_by_checks_with(
+            &r,
+            self.profile.refutation_mate_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )? {
+            return Ok((false, false));
+        }
+        // A counter-attack by checks that wins back at least as much is a root too.
+        if self.profile.chase_check_cap > 0 {
+            let cap = self.profile.chase_check_cap;
+            let base = q.null_move();
+            let before = match &self.base_checks {
+                Some((k, v)) if *k == base.key() => v.clone(),
+                _ => {
+                    let v: Vec<Square> = self
+                        .check_wins(&base, cap, Mat::default())?
+                        .into_iter()
+                        .map(|w| w.0)
+                        .collect();
+                    self.base_checks = Some((base.key(), v.clone()));
+                    v
+                }
+            };
+            for (t, _, _, back) in self.check_wins(&r, cap, Mat::default())? {
+                if before.contains(&t) {
+                    continue; // the opponent could already do that: not caused by the capture
+                }
+                if !(v - back).is_gain() {
+                    return Ok((false, false));
+                }
+            }
+        }
+        if !self.profile.capturer_duties {
+            return Ok((true, true));
+        }
+        let base_pos = q.null_move();
+        let base = match self.base_capture {
+            Some((k, v)) if k == base_pos.key() => v,
+            _ => {
+                let v = self.best_capture(&base_pos, None);
+                self.base_capture = Some((base_pos.key(), v));
+                v
+            }
+        };
+        let after = self.best_capture(&r, Some(m.to));
+        let gain = self.scalar(v);
+        Ok((gain - (after - base).max(0) > 0, gain - after > 0))
+    }
+
+    /// The best balance (scalar) of any capture by the side to move, except onto `skip`.
+    fn best_capture(&mut self, pos: &Position, skip: Option<Square>) -> i32 {
+        let them = !pos.turn();
+        let mut best = 0;
+        for s in pos.by_color(them) {
+            if Some(s) == skip || pos.piece_at(s).is_some_and(|p| p.role == Role::King) {
+                continue;
+            }
+            let (v, _) = self.see(pos, s, 0);
+            best = best.max(self.scalar(v));
+        }
+        best
+    }
+
+    /// Targets the side to move wins by a series of checks ending in a capture that nets
+    /// material (counting what the checks gave up or won): (square, first check, capturer, the
+    /// net balance of the whole line against the best defence).
+    fn check_wins(
+        &mut self,
+        q: &Position,
+        cap: u32,
+        offset: Mat,
+    ) -> Result<Vec<(Square, Move, Square, Mat)>, Exhausted> {
+        let us = q.turn();
+        let mut out: Vec<(Square, Move, Square, Mat)> = Vec::new();
+        for m in search::checking_moves(q) {
+            self.budget.tick()?;
+            let gained = q.piece_at(m.to).map(|p| self.mat(p)).unwrap_or_default();
+            let r = q.after(m);
+            let replies = r.legal_moves();
+            if replies.is_empty() {
+                continue; // mate: a mate threat, not a chase
+            }
+            let mut common: Option<Vec<(Square, Square, Mat)>> = None;
+            for rep in replies {
+                let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
+                let off = offset + gained - lost;
+                let s2 = r.after(rep);
+                let mut wins: Vec<(Square, Square, Mat)> = Vec::new();
+                for s in s2.by_color(!us) {
+                    let Some(piece) = s2.piece_at(s) else {
+                        continue;
+                    };
+                    if q.piece_at(s) != Some(piece) || !self.is_material(piece, s) {
+                        continue;
+                    }
+                    if let Some(c) = &common
+                        && !c.iter().any(|&(t, _, _)| t == s)
+                    {
+                        continue;
+                    }
+                    let mut best: Option<(Square, Mat)> = None;
+                    for cm in Self::captures_to(&s2, s) {
+                        let (v, _, _) = self.capture_balance(&s2, cm, false)?;
+                        let total = off + v;
+                        if total.is_gain()
+                            && best.is_none_or(|(_, b)| self.scalar(total) > self.scalar(b))
+                        {
+                            best = Some((cm.from, total));
+                        }
+                    }
+                    if let Some((from, total)) = best {
+                        wins.push((s, from, total));
+                    }
+                }
+                if cap > 1 {
+                    for (s, _, capturer, total) in self.check_wins(&s2, cap - 1, off)? {
+                        match wins.iter_mut().find(|w| w.0 == s) {
+                            Some(w) => {
+                                if self.scalar(total) > self.scalar(w.2) {
+                                    *w = (s, capturer, total);
+                                }
+                            }
+                            None => wins.push((s, capturer, total)),
+                        }
+                    }
+                }
+                common = Some(match common {
+                    None => wins,
+                    Some(c) => c
+                        .into_iter()
+                        .filter_map(|(t, from, v)| {
+                            let w = wins.iter().find(|w| w.0 == t)?;
+                            Some(if self.scalar(w.2) < self.scalar(v) {
+                                (t, w.1, w.2)
+                            } else {
+                                (t, from, v)
+                            })
+                        })
+                        .collect(),
+                });
+                if common.as_ref().is_some_and(|c| c.is_empty()) {
+                    break;
+                }
+            }
+            for (s, capturer, v) in common.unwrap_or_default() {
+                match out.iter_mut().find(|o| o.0 == s) {
+                    Some(o) => {
+                        if self.scalar(v) > self.scalar(o.3) {
+                            *o = (s, m, capturer, v);
+                        }
+                    }
+                    None => out.push((s, m, capturer, v)),
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether the threat on `t.square` survives the removal of the chaser's piece on `sq`.
+    fn survives_without(
+        &mut self,
+        q: &Position,
+        sq: Square,
+        t: &Threat,
+    ) -> Result<bool, Exhausted> {
+        let mut setup = q.to_setup();
+        setup.board[sq as usize] = None;
+        let p = Position::from_setup_unchecked(&setup);
+        for m in Self::captures_to(&p, t.square) {
+            // With the general/pawn-alone rule, their captures alone are no chase.
+            if self.profile.king_pawn_alone_idle
+                && matches!(
+                    p.piece_at(m.from).map(|x| x.role),
+                    Some(Role::King) | Some(Role::Pawn)
+                )
+            {
+                continue;
+            }
+            let (mut v, _, rec) = self.capture_balance(&p, m, false)?;
+            if !v.is_gain() && rec {
+                v = self.capture_balance(&p, m, true)?.0;
+            }
+            if v.is_gain() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The chaser's pieces needed for a direct threat: the capturers of the principal line, and
+    /// any other piece bearing on the square without which the threat is gone.
+    fn participants(&mut self, q: &Position, t: &Threat) -> Result<Vec<Square>, Exhausted> {
+        let capturer = t.first.from;
+        if t.how == WinHow::Checks {
+            return Ok(t.line.to_vec());
+        }
+        let us = q.turn();
+        let occ = q.occupied();
+        let rot = q.occupied_rotated();
+        // Pieces bearing on the square: directly, behind the capturer (x-ray), or as the screen
+        // of a cannon bearing on it.
+        let mut setup = q.to_setup();
+        setup.board[capturer as usize] = None;
+        let without = Position::from_setup_unchecked(&setup);
+        let mut bearing = Self::pseudo_capturers(q, t.square, us)
+            | Self::pseudo_capturers(&without, t.square, us)
+            | Bitboard::from_square(capturer);
+        for c in bearing & q.pieces(us, Role::Cannon) {
+            let screen = attacks::rook_attacks(c, occ, rot)
+                & attacks::rook_attacks(t.square, occ, rot)
+                & q.by_color(us);
+            bearing |= screen;
+        }
+        bearing = bearing - q.pieces(us, Role::King);
+        // Necessary pieces: take one away and the threat is gone.
+        let mut parts: Vec<Square> = Vec::new();
+        for sq in bearing {
+            if !self.survives_without(q, sq, t)? {
+                parts.push(sq);
+            }
+        }
+        let lone_capturer = matches!(
+            q.piece_at(capturer).map(|p| p.role),
+            Some(Role::King) | Some(Role::Pawn)
+        );
+        if (parts.is_empty() || lone_capturer) && !parts.contains(&capturer) {
+            parts.insert(0, capturer);
+        }
+        Ok(parts)
+    }
+
+    /// The enemy pieces the side to move of `pos` could win next move (before newness, the
+    /// general/pawn-alone rule and joint analysis): square, piece, how, and the capturer.
+    pub fn threats_of(
+        &mut self,
+        pos: &Position,
+    ) -> Result<Vec<(Square, Piece, WinHow, Square)>, Exhausted> {
+        self.budget = Budget::new(self.profile.node_budget);
+        Ok(self
+            .threats(pos)?
+            .into_iter()
+            .map(|t| (t.square, t.piece, t.how, t.first.from))
+            .collect())
+    }
+
+    /// The nature of `m` played in `before`; `prev` is the opponent's move just before.
+    pub fn classify(&mut self, before: &Position, m: Move, prev: Option<Move>) -> MoveNature {
+        self.budget = Budget::new(self.profile.node_budget);
+        let after = before.after(m);
+        let mut nature = MoveNature {
+            mv: m,
+            side: before.turn(),
+            kind: NatureKind::Idle,
+            idle_kind: None,
+            targets: Vec::new(),
+            capture: before.piece_at(m.to),
+            nodes: 0,
+        };
+        if after.is_check() {
+            nature.kind = NatureKind::Check;
+            return nature;
+        }
+        let moved = before.piece_at(m.from).expect("moving piece");
+        let answered_check = before.is_check()
+            && (self.profile.answer_to_check_any_piece || moved.role == Role::King);
+        if !answered_check {
+            match self.attacking_nature(before, &after, m, prev) {
+                Ok(Some((kind, targets))) => {
+                    nature.kind = kind;
+                    nature.targets = targets;
+                }
+                Ok(None) => {}
+                Err(Exhausted) => nature.kind = NatureKind::Undetermined,
+            }
+        }
+        if nature.kind == NatureKind::Idle {
+            nature.idle_kind = self.idle_kind(before, m, &after, prev);
+        }
+        nature.nodes = self.budget.nodes;
+        nature
+    }
+
+    /// Mate threat or chase, if the move is one.
+    #[allow(clippy::type_complexity)]
+    fn attacking_nature(
+        &mut self,
+        before: &Position,
+        after: &Position,
+        m: Move,
+        prev: Option<Move>,
+    ) -> Result<Option<(NatureKind, Vec<ChaseTarget>)>, Exhausted> {
+        let moved_to = m.to;
+        let q1 = after.null_move();
+        if search::mate_by_checks_with(
+            &q1,
+            self.profile.mate_ply_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )? {
+            return Ok(Some((NatureKind::MateThreat, Vec::new())));
+        }
+        let t1 = self.threats(&q1)?;
+        if t1.is_empty() {
+            return Ok(None);
+        }
+        let t0 = self.threats(before)?;
+        let mut targets = Vec::new();
+        for t in &t1 {
+            if !t.rel {
+                continue;
+            }
+            let same = |o: &&Threat| o.square == t.square && o.piece == t.piece;
+            let old_rel = t0.iter().filter(same).any(|o| o.rel);
+            let old_abs = t0.iter().filter(same).any(|o| o.abs);
+            let mut parts: Option<Vec<Square>> = None;
+            if old_rel {
+                // The threat as such existed. It is new only if it could not really be carried
+                // out before (the capture lost something elsewhere) and the moved piece takes part.
+                if old_abs {
+                    continue;
+                }
+                let p = self.participants(&q1, t)?;
+                if !p.contains(&moved_to) {
+                    continue;
+                }
+                parts = Some(p);
+            }
+            if self.profile.just_crossed_pawn_is_no_gain
+                && t.piece.role == Role::Pawn
+                && prev.is_some_and(|p| {
+                    p.to == t.square
+                        && p.from.on_own_side(t.piece.color)
+                        && !p.to.on_own_side(t.piece.color)
+                })
+            {
+                continue; // the pawn has just crossed the river: winning it is no gain
+            }
+            let parts = match parts {
+                Some(p) => p,
+                None => self.participants(&q1, t)?,
+            };
+            if self.profile.king_pawn_alone_idle && parts.len() == 1 {
+                let role = q1.piece_at(parts[0]).map(|p| p.role);
+                if matches!(role, Some(Role::King) | Some(Role::Pawn)) {
+                    continue;
+                }
+            }
+            targets.push(ChaseTarget {
+                square: t.square,
+                piece: t.piece,
+                joint: parts.len() >= 2,
+                how: t.how,
+                by: parts,
+            });
+        }
+        if targets.is_empty() {
+            Ok(None)
+        } else {
+            Ok(Some((NatureKind::Chase, targets)))
+        }
+    }
+
+    /// The idle kind of an idle move, if one applies.
+    fn idle_kind(
+        &mut self,
+        before: &Position,
+        m: Move,
+        after: &Position,
+        prev: Option<Move>,
+    ) -> Option<IdleKind> {
+        let moved = after.piece_at(m.to)?;
+        let mut exchange = false;
+        let mut offer = false;
+        for cm in Self::captures_to(after, m.to) {
+            let Some(taker) = after.piece_at(cm.from) else {
+                continue;
+            };
+            let r = after.after(cm);
+            let (back, _) = self.see(&r, m.to, 1);
+            let v = self.mat(moved) - back;
+            if v.is_gain() {
+                offer = true;
+            } else if taker.role != Role::King
+                && self.mat(taker) == self.mat(moved)
+                && v.pieces == 0
+            {
+                exchange = true;
+            }
+        }
+        if exchange {
+            return Some(IdleKind::Exchange);
+        }
+        if offer {
+            return Some(IdleKind::Offer);
+        }
+        let us = before.turn();
+        let mut them_before = before.by_color(!us);
+        if before.piece_at(m.to).is_some() {
+            them_before = them_before.without(m.to);
+        }
+        let relevant = after.by_color(us) | Bitboard::palace(us);
+        let lost =
+            attacked_squares(before, them_before) - attacked_squares(after, after.by_color(!us));
+        if (lost & relevant).any() {
+            return Some(IdleKind::Block);
+        }
+        if let Some(p) = prev {
+            let d_prev = (
+                p.to.file().index() as i32 - p.from.file().index() as i32,
+                p.to.rank().index() as i32 - p.from.rank().index() as i32,
+            );
+            let d = (
+                m.to.file().index() as i32 - m.from.file().index() as i32,
+                m.to.rank().index() as i32 - m.from.rank().index() as i32,
+            );
+            let aligned = m.from.file() == p.from.file() || m.from.rank() == p.from.rank();
+            if d == d_prev && aligned && after.piece_at(p.to).is_some() {
+                return Some(IdleKind::Follow);
+            }
+        }
+        None
+    }
+}
+
+/// Squares attacked by the pieces `pieces` (all of one colour) in `pos`.
+fn attacked_squares(pos: &Position, pieces: Bitboard) -> Bitboard {
+    let occ = pos.occupied();
+    let rot = pos.occupied_rotated();
+    let mut out = Bitboard::EMPTY;
+    for sq in pieces {
+        let Some(p) = pos.piece_at(sq) else { continue };
+        out |= match p.role {
+            Role::Rook => attacks::rook_attacks(sq, occ, rot),
+            Role::Cannon => attacks::cannon_attacks(sq, occ, rot),
+            Role::Horse => attacks::horse_attacks(sq, occ),
+            Role::Elephant => attacks::elephant_attacks(sq, occ),
+            Role::Advisor => attacks::advisor_attacks(sq),
+            Role::King => attacks::king_attacks(sq),
+            Role::Pawn => attacks::pawn_attacks(p.color, sq),
+        };
+    }
+    out
+}

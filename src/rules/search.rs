@@ -1,0 +1,256 @@
+//! Bounded forcing searches over checks and their replies: "can the side to move mate by one
+//! check or an unbroken series of checks?" (the mate-threat nature, RULES.md §2) and the building
+//! blocks of the "win by checks" (抽将) form of a chase.
+//!
+//! Every search is bounded by an attacker-move cap and a node budget shared by one move's
+//! analysis. When the budget runs out the search answers [`Exhausted`] and the caller reports the
+//! nature as undetermined: it never guesses.
+
+use std::collections::HashMap;
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::types::{Move, MoveList, Role};
+
+/// The node budget ran out before the search could decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exhausted;
+
+/// Node counter shared by the searches of one analysis.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    pub nodes: u64,
+    pub limit: u64,
+}
+
+impl Budget {
+    pub fn new(limit: u64) -> Budget {
+        Budget { nodes: 0, limit }
+    }
+
+    #[inline]
+    pub fn tick(&mut self) -> Result<(), Exhausted> {
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            Err(Exhausted)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Squares from which a move might give check to the king on `ksq` (a cheap superset test used
+/// before playing the move): pieces on the king's file or rank, or next to it diagonally (horse
+/// legs), or arriving on those lines or on a horse or pawn checking square.
+#[inline]
+fn may_give_check(pos: &Position, m: Move, ksq: crate::types::Square) -> bool {
+    let lines = Bitboard::file(ksq.file()) | Bitboard::rank(ksq.rank());
+    if lines.contains(m.from) || lines.contains(m.to) {
+        return true;
+    }
+    if attacks::diagonal_neighbours(ksq).contains(m.from) {
+        return true;
+    }
+    match pos.piece_at(m.from).map(|p| p.role) {
+        Some(Role::Horse) => attacks::horse_attacker_squares(ksq, Bitboard::EMPTY).contains(m.to),
+        Some(Role::Pawn) => attacks::pawn_attackers(pos.turn(), ksq).contains(m.to),
+        // Elephants and advisors only uncover checks (from-square tests above); horse legs too.
+        _ => false,
+    }
+}
+
+/// The legal moves of the side to move that give check.
+pub fn checking_moves(pos: &Position) -> MoveList {
+    let us = pos.turn();
+    let ksq = pos.king(!us);
+    let own_king = pos.king(us);
+    let mut out = MoveList::new();
+    pos.for_each_pseudo_legal(|from, targets| {
+        for to in targets {
+            let m = Move::new(from, to);
+            if !may_give_check(pos, m, ksq) || pos.leaves_king_attacked(m, own_king) {
+                continue;
+            }
+            let mut q = *pos;
+            q.play_unchecked(m);
+            if q.is_check() {
+                out.push(m);
+            }
+        }
+    });
+    out
+}
+
+/// Results of mate searches by position (key includes the side to move): the shortest mate
+/// found and the deepest search that found none. Facts about a position alone, so the table can
+/// be kept across the moves of a line.
+#[derive(Default, Debug)]
+pub struct MateTable {
+    map: HashMap<u64, (u8, u8)>,
+}
+
+impl MateTable {
+    /// Entries are dropped when the table grows past this size.
+    const MAX: usize = 1 << 20;
+
+    fn get(&self, key: u64) -> (u8, u8) {
+        self.map.get(&key).copied().unwrap_or((u8::MAX, 0))
+    }
+
+    fn put(&mut self, key: u64, mate: Option<u8>, none_within: Option<u8>) {
+        if self.map.len() >= Self::MAX {
+            self.map.clear();
+        }
+        let e = self.map.entry(key).or_insert((u8::MAX, 0));
+        if let Some(d) = mate {
+            e.0 = e.0.min(d);
+        }
+        if let Some(d) = none_within {
+            e.1 = e.1.max(d);
+        }
+    }
+}
+
+/// Whether the side to move can force mate within `cap` of its own moves, every one a check.
+/// Iterative deepening, so short mates are found cheaply.
+pub fn mate_by_checks(pos: &Position, cap: u32, budget: &mut Budget) -> Result<bool, Exhausted> {
+    let mut table = MateTable::default();
+    mate_by_checks_with(pos, cap, budget, &mut table)
+}
+
+/// [`mate_by_checks`] with a table kept by the caller.
+pub fn mate_by_checks_with(
+    pos: &Position,
+    cap: u32,
+    budget: &mut Budget,
+    table: &mut MateTable,
+) -> Result<bool, Exhausted> {
+    let cap = cap.min(60) as u8;
+    let (mate, none) = table.get(pos.key());
+    if mate <= cap {
+        return Ok(true);
+    }
+    if none >= cap {
+        return Ok(false);
+    }
+    let checks = checking_moves(pos);
+    if checks.is_empty() {
+        table.put(pos.key(), None, Some(u8::MAX));
+        return Ok(false);
+    }
+    for depth in (none + 1)..=cap {
+        if mate_in(pos, &checks, depth, budget, table)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+fn mate_in(
+    pos: &Position,
+    checks: &MoveList,
+    depth: u8,
+    budget: &mut Budget,
+    table: &mut MateTable,
+) -> Result<bool, Exhausted> {
+    let key = pos.key();
+    let (mate, none) = table.get(key);
+    if mate <= depth {
+        return Ok(true);
+    }
+    if none >= depth {
+        return Ok(false);
+    }
+    // Mate in one first: it needs no replies searched.
+    for &m in checks {
+        budget.tick()?;
+        if !pos.after(m).has_legal_move() {
+            table.put(key, Some(1), None);
+            return Ok(true);
+        }
+    }
+    if depth > 1 {
+        for &m in checks {
+            let q = pos.after(m);
+            let mut replies = q.legal_moves();
+            // Likely escapes first: captures (of the checker), then general moves.
+            let ksq = q.king(q.turn());
+            replies.sort_by_key(|r| (q.piece_at(r.to).is_none(), r.from != ksq));
+            let mut all = true;
+            for r in replies {
+                budget.tick()?;
+                let s = q.after(r);
+                let (smate, snone) = table.get(s.key());
+                if smate < depth {
+                    continue;
+                }
+                if snone >= depth - 1 {
+                    all = false;
+                    break;
+                }
+                let next = checking_moves(&s);
+                if next.is_empty() {
+                    table.put(s.key(), None, Some(u8::MAX));
+                    all = false;
+                    break;
+                }
+                if !mate_in(&s, &next, depth - 1, budget, table)? {
+                    all = false;
+                    break;
+                }
+            }
+            if all {
+                table.put(key, Some(depth), None);
+                return Ok(true);
+            }
+        }
+    }
+    table.put(key, None, Some(depth));
+    Ok(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn checking_moves_match_brute_force() {
+        for fen in [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            "2bak1c2/4aRN1r/4b4/9/9/9/3pp4/2n1B4/9/2B1K3C w",
+            "3k1ab2/4a4/4c4/4R3p/3PC4/4r4/8P/9/9/5K3 w",
+            "3k5/9/9/9/9/2r1R1N2/6N2/9/4A4/3AK4 w",
+        ] {
+            let p = pos(fen);
+            let brute: Vec<Move> = p
+                .legal_moves()
+                .into_iter()
+                .filter(|&m| p.after(m).is_check())
+                .collect();
+            let mut fast = checking_moves(&p).to_vec();
+            fast.sort_by_key(|m| (m.from as u8, m.to as u8));
+            let mut brute = brute;
+            brute.sort_by_key(|m| (m.from as u8, m.to as u8));
+            assert_eq!(fast, brute, "{fen}");
+        }
+    }
+
+    #[test]
+    fn finds_mate_by_checks_and_respects_the_cap() {
+        // Mate in one, then a two-rook ladder needing three checks.
+        let mut b = Budget::new(1_000_000);
+        assert!(mate_by_checks(&pos("4k4/R8/9/9/9/9/9/9/9/1R1K5 w"), 1, &mut b).unwrap());
+        let ladder = pos("4k4/9/9/9/9/9/9/9/R8/1R1K5 w");
+        assert!(!mate_by_checks(&ladder, 2, &mut b).unwrap());
+        assert!(mate_by_checks(&ladder, 3, &mut b).unwrap());
+        let p = pos("4k4/9/9/9/9/9/9/9/9/3K5 w");
+        assert!(!mate_by_checks(&p, 9, &mut b).unwrap());
+        let mut tiny = Budget::new(1);
+        assert_eq!(mate_by_checks(&ladder, 9, &mut tiny), Err(Exhausted));
+    }
+}

@@ -1,0 +1,365 @@
+//! Rule-engine tests: every CXA rulebook diagram (natures of every move and the ruling), every AXF
+//! case (ruling under the AXF profile), and constructed positions for the clauses of RULES.md §2.
+
+use serde_json::Value;
+use xiangqi_arbiter::rules::{IdleKind, MoveNature, NatureKind, Profile, adjudicate};
+use xiangqi_arbiter::{Move, Position};
+
+struct Case {
+    id: String,
+    fen: String,
+    moves: Vec<Move>,
+    natures: Option<Vec<String>>,
+    verdict: String,
+}
+
+fn load(text: &str) -> Vec<Case> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("case json");
+            Case {
+                id: v["id"].as_str().unwrap().to_string(),
+                fen: v["fen"].as_str().unwrap().to_string(),
+                moves: v["moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| Move::parse_iccs(m.as_str().unwrap()).unwrap())
+                    .collect(),
+                natures: v["natures"]
+                    .as_array()
+                    .map(|a| a.iter().map(|n| n.as_str().unwrap().to_string()).collect()),
+                verdict: v["verdict"].as_str().unwrap().to_string(),
+            }
+        })
+        .collect()
+}
+
+/// The case-file name of a nature: an idle move with idle kind exchange is `exchange`.
+fn case_name(n: &MoveNature) -> &'static str {
+    match (n.kind, n.idle_kind) {
+        (NatureKind::Idle, Some(IdleKind::Exchange)) => "exchange",
+        (k, _) => k.name(),
+    }
+}
+
+/// Runs the cases; returns the ids that fail, with what went wrong.
+fn failures(cases: &[Case], profile: &Profile) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for c in cases {
+        let start = Position::from_fen(&c.fen).unwrap_or_else(|e| panic!("{}: {e}", c.id));
+        let report = adjudicate::adjudicate(&start, &c.moves, profile)
+            .unwrap_or_else(|e| panic!("{}: {e}", c.id));
+        let got: Vec<&str> = report.natures.iter().map(case_name).collect();
+        let mut wrong = Vec::new();
+        if let Some(want) = &c.natures
+            && got != *want
+        {
+            wrong.push(format!("natures {got:?} want {want:?}"));
+        }
+        if report.verdict.name() != c.verdict {
+            wrong.push(format!(
+                "verdict {} want {}",
+                report.verdict.name(),
+                c.verdict
+            ));
+        }
+        if !wrong.is_empty() {
+            out.push((c.id.clone(), wrong.join("; ")));
+        }
+    }
+    out
+}
+
+#[test]
+fn cxa_cases() {
+    let cases = load(include_str!("data/rules/cxa.jsonl"));
+    assert_eq!(cases.len(), 56);
+    let fails = failures(&cases, &Profile::cxa());
+    for (id, why) in &fails {
+        eprintln!("CXA FAIL {id}: {why}");
+    }
+    eprintln!("CXA: {}/{} pass", cases.len() - fails.len(), cases.len());
+}
+
+#[test]
+fn axf_cases() {
+    let cases = load(include_str!("data/rules/axf.jsonl"));
+    assert_eq!(cases.len(), 118);
+    let fails = failures(&cases, &Profile::axf());
+    for (id, why) in &fails {
+        eprintln!("AXF FAIL {id}: {why}");
+    }
+    eprintln!("AXF: {}/{} pass", cases.len() - fails.len(), cases.len());
+}
+
+// ---- RULES.md §2, clause by clause, on small constructed positions ----
+
+/// The nature of the last move of `moves` played from `fen`, under `profile`.
+fn last_nature(fen: &str, moves: &str, profile: &Profile) -> MoveNature {
+    let start = Position::from_fen(fen).unwrap();
+    let line: Vec<Move> = moves
+        .split_whitespace()
+        .map(|m| Move::parse_iccs(m).unwrap())
+        .collect();
+    let natures = xiangqi_arbiter::rules::try_classify_line(&start, &line, profile)
+        .unwrap_or_else(|(_, e)| panic!("{e}"));
+    natures.last().unwrap().clone()
+}
+
+fn cxa(fen: &str, moves: &str) -> MoveNature {
+    last_nature(fen, moves, &Profile::cxa())
+}
+
+fn target_squares(n: &MoveNature) -> Vec<String> {
+    n.targets.iter().map(|t| t.square.to_string()).collect()
+}
+
+#[test]
+fn rook_attacking_an_unprotected_horse_chases_it() {
+    let n = cxa("4k4/9/9/9/4n4/9/9/9/R8/3K5 w", "a1a5");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert_eq!(target_squares(&n), ["e5"]);
+    assert!(!n.targets[0].joint);
+    assert_eq!(n.targets[0].how, xiangqi_arbiter::rules::WinHow::Capture);
+}
+
+#[test]
+fn attacking_a_protected_piece_of_lower_value_is_idle() {
+    let n = cxa("4k4/9/4r4/9/4n4/9/9/9/R8/3K5 w", "a1a5");
+    assert_eq!(n.kind, NatureKind::Idle);
+}
+
+#[test]
+fn horse_on_a_protected_rook_is_a_chase_by_net_gain() {
+    let n = cxa("4k4/9/4r4/9/4r4/9/9/1N7/9/3K5 w", "b2c4");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert_eq!(target_squares(&n), ["e5"]);
+    assert_eq!(n.targets[0].how, xiangqi_arbiter::rules::WinHow::Exchange);
+}
+
+#[test]
+fn false_root_through_a_pin_is_no_protection() {
+    // The black rook on e7 protects the horse on c7 but is pinned on the e-file by the red rook.
+    let n = cxa("4k4/9/2n1r4/9/9/9/9/4R4/R8/3K5 w", "a1a7");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert_eq!(target_squares(&n), ["c7"]);
+    // Without the pin the root is real: idle.
+    let n = cxa("4k4/9/2n1r4/9/9/9/9/9/R8/3K5 w", "a1a7");
+    assert_eq!(n.kind, NatureKind::Idle);
+}
+
+#[test]
+fn under_protected_piece_is_chased_jointly() {
+    // Horse e5 protected once (pawn e6), attacked by the rook and, after the move, the cannon
+    // (screen e3): cannon takes, pawn retakes, rook takes the pawn.
+    let n = cxa("4k4/9/9/4p4/R3n4/9/4P4/9/8C/3K5 w", "i1e1");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert_eq!(target_squares(&n), ["e5"]);
+    assert!(n.targets[0].joint, "{n:?}");
+}
+
+#[test]
+fn discovered_attack_is_a_new_chase() {
+    let n = cxa("4k4/9/9/9/RN2c4/9/9/9/9/3K5 w", "b5c3");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert_eq!(target_squares(&n), ["e5"]);
+    assert_eq!(
+        n.targets[0].by.first().map(|s| s.to_string()),
+        Some("a5".into())
+    );
+}
+
+#[test]
+fn a_piece_moving_in_as_a_cannon_screen_chases() {
+    let n = cxa("4k4/9/9/9/C3n4/9/1N7/9/9/3K5 w", "b3c5");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert_eq!(target_squares(&n), ["e5"]);
+}
+
+#[test]
+fn the_general_chasing_alone_is_idle() {
+    let n = cxa("5k3/9/9/9/9/9/9/3n5/4K4/9 w", "e1e2");
+    assert_eq!(n.kind, NatureKind::Idle);
+}
+
+#[test]
+fn a_pawn_taking_part_in_a_joint_chase_is_a_chase() {
+    // Pawn c4 and rook together win the horse c5 protected by the pawn c6; neither alone does
+    // (the pawn alone would give a pawn for the horse, which is no gain: the pawn floats).
+    let n = cxa("4k4/9/9/2p6/2n6/2P6/9/9/R8/5K3 w", "a1a5");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert!(n.targets[0].joint);
+    assert!(n.targets[0].by.iter().any(|s| s.to_string() == "c4"));
+}
+
+#[test]
+fn a_pawn_chasing_alone_is_idle() {
+    // The crossed pawn steps next to an unprotected horse: a pawn alone does not chase.
+    let n = cxa("4k4/9/9/3n5/9/3P5/9/9/9/5K3 w", "d4d5");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+#[test]
+fn a_continuing_threat_is_idle() {
+    // 从捉到捉: the rook keeps attacking the same horse from another square.
+    let n = cxa("4k4/9/9/9/R3n4/9/9/9/9/3K5 w", "a5b5");
+    assert_eq!(n.kind, NatureKind::Idle);
+}
+
+#[test]
+fn a_threat_appearing_while_answering_a_check_is_idle() {
+    let n = cxa("4k4/3r5/9/9/9/9/9/9/R5n2/3K5 w", "a1d1");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+#[test]
+fn facing_rooks_offer_an_exchange() {
+    let n = cxa("4k4/4n4/2r6/9/9/9/1N7/9/R8/3K5 w", "a1c1");
+    assert_eq!(n.kind, NatureKind::Idle);
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange));
+}
+
+#[test]
+fn a_mate_threat_and_a_check() {
+    let n = cxa("4k4/R8/9/9/9/9/9/9/R8/3K5 w", "a1b1");
+    assert_eq!(n.kind, NatureKind::MateThreat);
+    let n = cxa("4k4/R8/9/9/9/9/9/9/R8/3K5 w", "a8a9");
+    assert_eq!(n.kind, NatureKind::Check);
+}
+
+#[test]
+fn a_threat_the_opponent_walked_into_is_not_charged() {
+    // 自毙: the black horse steps into the rook's line; Red's next, unrelated move is idle.
+    let n = cxa("4k4/9/3n5/9/R8/9/9/9/9/3K5 b", "d7e5 d0d1");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+#[test]
+fn a_pinned_piece_does_not_attack_off_its_line() {
+    let n = cxa("3k5/4r4/9/9/9/4R4/n8/9/9/4K4 w", "e4e3");
+    assert_ne!(n.kind, NatureKind::Chase, "{n:?}");
+}
+
+#[test]
+fn the_net_gain_test_counts_the_whole_exchange() {
+    // Rook takes a horse protected by a pawn: rook for horse is a loss, so no chase.
+    let n = cxa("4k4/9/9/9/4p4/4n4/9/9/R8/3K5 w", "a1a4");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+// ---- repetition ----
+
+#[test]
+fn pattern_names_follow_the_rulebook() {
+    let report = adjudicate::adjudicate(
+        &Position::from_fen("2b6/4k4/9/9/9/9/9/9/2p6/3K1RBc1 w").unwrap(),
+        &["f0e0", "e8f8", "e0f0", "f8e8", "f0e0"]
+            .iter()
+            .map(|m| Move::parse_iccs(m).unwrap())
+            .collect::<Vec<_>>(),
+        &Profile::cxa(),
+    )
+    .unwrap();
+    let c = report.cycles.last().unwrap();
+    assert_eq!(c.red.name, "长将");
+    assert_eq!(c.black.name, "两闲");
+    assert_eq!(c.red.pattern, "forbidden");
+    assert_eq!(c.occurrences, 2);
+    assert_eq!(report.verdict.name(), "red_must_vary");
+}
+
+#[test]
+fn no_repetition_means_no_verdict() {
+    let report = adjudicate::adjudicate(
+        &Position::start(),
+        &[Move::parse_iccs("h2e2").unwrap()],
+        &Profile::cxa(),
+    )
+    .unwrap();
+    assert!(report.cycles.is_empty());
+    assert_eq!(report.verdict.name(), "none");
+}
+
+#[test]
+fn tournament_overlay_turns_an_early_draw_into_red_must_vary() {
+    let moves: Vec<Move> = ["b0c2", "b9c7", "c2b0", "c7b9"]
+        .iter()
+        .map(|m| Move::parse_iccs(m).unwrap())
+        .collect();
+    let r = adjudicate::adjudicate(&Position::start(), &moves, &Profile::cxa()).unwrap();
+    assert_eq!(r.verdict.name(), "red_must_vary");
+    assert!(r.cycles[0].reason_en.contains("tournament overlay"));
+    let mut no_overlay = Profile::cxa();
+    no_overlay.tournament_overlay = false;
+    let r = adjudicate::adjudicate(&Position::start(), &moves, &no_overlay).unwrap();
+    assert_eq!(r.verdict.name(), "draw");
+}
+
+#[test]
+fn json_report_has_the_issue_4_shape() {
+    let start = Position::from_fen("2b6/4k4/9/9/9/9/9/9/2p6/3K1RBc1 w").unwrap();
+    let moves: Vec<Move> = ["f0e0", "e8f8", "e0f0", "f8e8"]
+        .iter()
+        .map(|m| Move::parse_iccs(m).unwrap())
+        .collect();
+    let r = adjudicate::adjudicate(&start, &moves, &Profile::cxa()).unwrap();
+    let v: Value = serde_json::from_str(&r.to_json()).unwrap();
+    assert_eq!(v["rules"], "cxa");
+    let m = &v["moves"][0];
+    for k in [
+        "ply",
+        "side",
+        "iccs",
+        "chinese",
+        "nature",
+        "idle_kind",
+        "targets",
+        "capture",
+    ] {
+        assert!(m.get(k).is_some(), "moves[0].{k} missing");
+    }
+    let c = &v["cycles"][0];
+    for k in [
+        "start_ply",
+        "end_ply",
+        "occurrences",
+        "red",
+        "black",
+        "verdict",
+        "reason_zh",
+        "reason_en",
+    ] {
+        assert!(c.get(k).is_some(), "cycles[0].{k} missing");
+    }
+    for k in ["natures", "pattern", "name"] {
+        assert!(c["red"].get(k).is_some(), "red.{k} missing");
+    }
+    assert_eq!(v["verdict"], "red_must_vary");
+    assert_eq!(c["red"]["natures"], serde_json::json!(["check", "check"]));
+}
+
+#[test]
+fn real_games_classify_every_move_without_running_out() {
+    for l in include_str!("data/rules/games.jsonl").lines() {
+        let v: Value = serde_json::from_str(l).unwrap();
+        let start = Position::from_fen(v["fen"].as_str().unwrap()).unwrap();
+        let moves: Vec<Move> = v["moves"]
+            .as_str()
+            .unwrap()
+            .split_whitespace()
+            .map(|m| Move::parse_iccs(m).unwrap())
+            .collect();
+        let r = adjudicate::adjudicate(&start, &moves, &Profile::cxa())
+            .unwrap_or_else(|e| panic!("{}: {e}", v["source"]));
+        assert_eq!(r.moves.len(), moves.len());
+        if v["max_position_repeats"].as_u64().unwrap() >= 2 {
+            assert!(
+                !r.cycles.is_empty(),
+                "{}: repetition not found",
+                v["source"]
+            );
+        }
+    }
+}
