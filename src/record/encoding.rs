@@ -48,7 +48,7 @@ const TYPICAL: &str = "车車俥马馬傌炮砲包相象仕士帅帥将將兵卒
 const SAMPLE: usize = 64 * 1024;
 
 /// How much of the sample the GBK/Big5 scorer decodes.
-const SCORE_SAMPLE: usize = 4 * 1024;
+const SCORE_SAMPLE: usize = 2 * 1024;
 
 /// [`TYPICAL`] sorted, for binary search.
 fn typical() -> &'static [char] {

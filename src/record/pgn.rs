@@ -377,7 +377,9 @@ impl<'a> Parser<'a> {
         self.apply_tags(game)?;
         let start = game.start;
         // Room for the main line up front: a move with its number takes 5 to 15 bytes.
-        game.main.nodes.reserve(((self.b.len() - self.i) / 8).min(1024));
+        game.main
+            .nodes
+            .reserve(((self.b.len() - self.i) / 8).min(1024));
         let r = self.parse_line(&mut game.main, start, 0, 0);
         if let Some((result, trailing)) = self.ending.take() {
             game.result = Some(result);
