@@ -382,6 +382,21 @@ impl<'a> Parser<'a> {
             .reserve(((self.b.len() - self.i) / 8).min(1024));
         let r = self.parse_line(&mut game.main, start, 0, 0);
         if let Some((result, trailing)) = self.ending.take() {
+            if let Some(tagged) = game.result
+                && tagged != result
+            {
+                self.warnings.push(
+                    RecordError::new(
+                        "result_mismatch",
+                        format!(
+                            "the Result tag says {} but the movetext ends with {}",
+                            tagged.token(),
+                            result.token()
+                        ),
+                    )
+                    .at(self.line, 1),
+                );
+            }
             game.result = Some(result);
             game.trailing_text = trailing;
         }
@@ -429,7 +444,9 @@ impl<'a> Parser<'a> {
                     _ => None,
                 };
             } else if k.eq_ignore_ascii_case("Result") {
-                game.result = GameResult::from_token(v.trim()).filter(|_| game.result.is_none());
+                if game.result.is_none() {
+                    game.result = GameResult::from_token(v.trim());
+                }
             }
         }
         if let Some((fen, line)) = fen {
