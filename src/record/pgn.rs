@@ -443,10 +443,8 @@ impl<'a> Parser<'a> {
                     "chinese" => Some(Notation::Chinese),
                     _ => None,
                 };
-            } else if k.eq_ignore_ascii_case("Result") {
-                if game.result.is_none() {
-                    game.result = GameResult::from_token(v.trim());
-                }
+            } else if k.eq_ignore_ascii_case("Result") && game.result.is_none() {
+                game.result = GameResult::from_token(v.trim());
             }
         }
         if let Some((fen, line)) = fen {
