@@ -26,6 +26,7 @@ pub mod record;
 pub mod report;
 pub mod rules;
 pub mod setup;
+pub mod svg;
 pub mod types;
 
 pub use bitboard::Bitboard;

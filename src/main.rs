@@ -3,9 +3,11 @@
 //! Exit codes: 0 success, 1 the input was invalid, 2 usage or I/O error.
 
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
-use xiangqi_arbiter::{Position, START_FEN, diagram};
+use xiangqi_arbiter::rules::limit::{self, ClaimOptions, CountingMode, Lang, LimitProfile};
+use xiangqi_arbiter::{Color, Move, Position, START_FEN, diagram, svg};
 
 #[derive(Parser)]
 #[command(
@@ -102,12 +104,106 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Draw a position as a text diagram.
+    /// Draw a position as a text diagram, and as an SVG picture with --svg.
     Show {
-        /// The position.
-        #[arg(long, default_value = START_FEN)]
-        fen: String,
+        /// A game record; the position is taken after --at plies of its main line.
+        #[arg(conflicts_with = "fen")]
+        path: Option<PathBuf>,
+        /// Game number in the file (from 1).
+        #[arg(long, default_value_t = 1, requires = "path")]
+        game: usize,
+        /// The position (default: the standard start).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves (ICCS) played from --fen before drawing.
+        #[arg(long, conflicts_with = "path")]
+        moves: Option<String>,
+        /// Plies of the game to play before drawing (default: all).
+        #[arg(long)]
+        at: Option<u32>,
+        /// Also write the board as an SVG picture to this file.
+        #[arg(long)]
+        svg: Option<PathBuf>,
     },
+    /// Judge a natural move limit (自然限着) draw claim.
+    Claim {
+        /// A game record (the main line is judged).
+        #[arg(conflicts_with = "fen")]
+        path: Option<PathBuf>,
+        /// Game number in the file (from 1).
+        #[arg(long, default_value_t = 1, requires = "path")]
+        game: usize,
+        /// Start position, with --moves (default: the standard start).
+        #[arg(long)]
+        fen: Option<String>,
+        /// The moves played from --fen, in ICCS ("h2e2 h9g7 ..." or "H2-E2 H9-G7 ..."; move
+        /// numbers and a result token are ignored).
+        #[arg(long, conflicts_with = "path")]
+        moves: Option<String>,
+        /// The side that claims the draw.
+        #[arg(long, value_parser = parse_color)]
+        claimant: Color,
+        /// The event's rule: slow (60/30/10), rapid (50/25/8), armageddon (= rapid), amateur40.
+        #[arg(long, default_value = "slow")]
+        profile: String,
+        /// An event settings file (JSON: base, name, moves, attack_cap, check_cap, refuse_attackers,
+        /// counting), applied over --profile.
+        #[arg(long)]
+        settings: Option<PathBuf>,
+        /// Custom N (moves without capture).
+        #[arg(long)]
+        limit: Option<u32>,
+        /// Custom cap on the claimant's checks + mate threats + chases ("none": no cap).
+        #[arg(long, value_parser = parse_cap)]
+        attack_cap: Option<Cap>,
+        /// Custom cap on the claimant's checks ("none": no cap; 0: checks never count).
+        #[arg(long, value_parser = parse_cap)]
+        check_cap: Option<Cap>,
+        /// Plies played when the claim is made (default: the whole game).
+        #[arg(long)]
+        at: Option<u32>,
+        /// Count from the claim (from_claim mode) announced after this many plies, instead of
+        /// from the last capture.
+        #[arg(long)]
+        from_claim: Option<u32>,
+        /// One JSON object instead of the text report.
+        #[arg(long)]
+        json: bool,
+        /// Language of the text report.
+        #[arg(long, default_value = "en", value_parser = parse_lang)]
+        lang: Lang,
+        /// Also write the board at the claim ply as an SVG picture to this file.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        /// The rules the move natures are judged by: cxa (default) or axf.
+        #[arg(long, default_value = "cxa")]
+        rules: String,
+    },
+}
+
+/// A cap given on the command line: a number, or none.
+#[derive(Clone, Copy, Debug)]
+struct Cap(Option<u32>);
+
+fn parse_cap(s: &str) -> Result<Cap, String> {
+    if s.eq_ignore_ascii_case("none") {
+        return Ok(Cap(None));
+    }
+    s.parse::<u32>()
+        .map(|n| Cap(Some(n)))
+        .map_err(|_| format!("'{s}' is not a number or 'none'"))
+}
+
+fn parse_color(s: &str) -> Result<Color, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "red" | "r" | "w" | "white" => Ok(Color::Red),
+        "black" | "b" => Ok(Color::Black),
+        _ => Err(format!("'{s}' is not a side (expected red or black)")),
+    }
+}
+
+fn parse_lang(s: &str) -> Result<Lang, String> {
+    s.parse()
 }
 
 /// A failure with its exit code.
@@ -299,20 +395,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     message: format!("unknown rules '{rules}' (expected cxa or axf)"),
                 })?,
             };
-            let (start, line) = if let Some(path) = path {
-                let _ = game;
-                return Err(Failure {
-                    code: 2,
-                    message: format!(
-                        "{}: reading game records is not available in this build yet; use --fen FEN --moves \"...\"",
-                        path.display()
-                    ),
-                });
-            } else {
-                let start = parse_fen(fen.as_deref().unwrap_or(START_FEN))?;
-                let line = adjudicate::parse_iccs_line(&start, moves.as_deref().unwrap_or(""))
-                    .map_err(invalid)?;
-                (start, line)
+            let (start, line) = match path {
+                Some(path) => {
+                    let loaded = load_record(&path, game)?;
+                    (loaded.start, loaded.moves)
+                }
+                None => {
+                    let start = parse_fen(fen.as_deref().unwrap_or(START_FEN))?;
+                    let line = adjudicate::parse_iccs_line(&start, moves.as_deref().unwrap_or(""))
+                        .map_err(invalid)?;
+                    (start, line)
+                }
             };
             let report = adjudicate::adjudicate(&start, &line, &profile)
                 .map_err(|e| invalid(e.to_string()))?;
@@ -335,9 +428,32 @@ fn run(cli: Cli) -> Result<(), Failure> {
             );
             Ok(())
         }
-        Command::Show { fen } => {
-            let pos = parse_fen(&fen)?;
-            println!("{}", diagram::text(&pos.to_setup(), None));
+        Command::Show {
+            path,
+            game,
+            fen,
+            moves,
+            at,
+            svg: svg_file,
+        } => {
+            let line = load_line(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
+            let at = at.unwrap_or(line.moves.len() as u32);
+            if at as usize > line.moves.len() {
+                return Err(invalid(format!(
+                    "--at {at} is past the end of the game ({} plies)",
+                    line.moves.len()
+                )));
+            }
+            let mut pos = line.start;
+            for &m in &line.moves[..at as usize] {
+                pos.play_unchecked(m);
+            }
+            let last = at.checked_sub(1).map(|i| line.moves[i as usize]);
+            println!("{}", diagram::text(&pos.to_setup(), last));
+            if let Some(file) = svg_file {
+                let caption = caption_for(at, last);
+                write_file(&file, &svg::position(&pos, last, caption.as_deref()))?;
+            }
             println!("FEN: {}", pos.fen());
             if pos.is_checkmate() {
                 println!("{} is checkmated", pos.turn());
@@ -348,7 +464,206 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
+        Command::Claim {
+            path,
+            game,
+            fen,
+            moves,
+            claimant,
+            profile,
+            settings,
+            limit: limit_n,
+            attack_cap,
+            check_cap,
+            at,
+            from_claim,
+            json,
+            lang,
+            svg: svg_file,
+            rules,
+        } => {
+            let rules =
+                xiangqi_arbiter::rules::Profile::by_name(&rules).ok_or_else(|| Failure {
+                    code: 2,
+                    message: format!("unknown rules '{rules}' (expected cxa or axf)"),
+                })?;
+            let line = load_line(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
+            let (profile, counting) = limit_profile(
+                &profile,
+                settings.as_deref(),
+                limit_n,
+                attack_cap,
+                check_cap,
+            )?;
+            let at = at.unwrap_or(line.moves.len() as u32);
+            let options = ClaimOptions {
+                profile,
+                counting: match (from_claim, counting) {
+                    (Some(_), _) => CountingMode::FromClaim,
+                    (None, Some(CountingMode::FromClaim)) => {
+                        return Err(invalid(
+                            "the settings count from the claim (from_claim): give the ply of the claim with --from-claim PLY",
+                        ));
+                    }
+                    _ => CountingMode::FromCapture,
+                },
+                from_ply: from_claim.unwrap_or(0),
+                rules,
+            };
+            let report = limit::claim(&line.start, &line.moves, claimant, at, &options)
+                .map_err(|e| invalid(e.to_string()))?;
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).expect("report serialises")
+                );
+            } else {
+                print!("{}", report.render(lang));
+            }
+            if let Some(file) = svg_file {
+                let mut pos = line.start;
+                for &m in &line.moves[..at as usize] {
+                    pos.play_unchecked(m);
+                }
+                let last = at.checked_sub(1).map(|i| line.moves[i as usize]);
+                let caption = report.caption(lang);
+                write_file(&file, &svg::position(&pos, last, Some(&caption)))?;
+            }
+            Ok(())
+        }
     }
+}
+
+/// A start position and the moves of a main line.
+struct LoadedLine {
+    start: Position,
+    moves: Vec<Move>,
+}
+
+fn load_line(
+    path: Option<&std::path::Path>,
+    game: usize,
+    fen: Option<&str>,
+    moves: Option<&str>,
+) -> Result<LoadedLine, Failure> {
+    if let Some(path) = path {
+        return load_record(path, game);
+    }
+    let start = match fen {
+        Some(f) => parse_fen(f)?,
+        None => Position::start(),
+    };
+    let moves = match moves {
+        Some(text) => parse_iccs_line(&start, text)?,
+        None => Vec::new(),
+    };
+    Ok(LoadedLine { start, moves })
+}
+
+fn load_record(path: &std::path::Path, game: usize) -> Result<LoadedLine, Failure> {
+    let entry = xiangqi_arbiter::record::load_game(path, game).map_err(|e| Failure {
+        code: if e.kind == xiangqi_arbiter::record::error::kind::IO {
+            2
+        } else {
+            1
+        },
+        message: e.to_string(),
+    })?;
+    Ok(LoadedLine {
+        start: entry.game.start,
+        moves: entry.game.main_moves(),
+    })
+}
+
+/// Reads a list of ICCS moves ("h2e2" or "H2-E2"), skipping move numbers and a result token.
+fn parse_iccs_line(start: &Position, text: &str) -> Result<Vec<Move>, Failure> {
+    let mut pos = *start;
+    let mut moves = Vec::new();
+    for token in text.split_whitespace() {
+        let t = token.trim_end_matches(['.', ',']);
+        if t.is_empty()
+            || t.chars().all(|c| c.is_ascii_digit())
+            || matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*")
+        {
+            continue;
+        }
+        let ply = moves.len() + 1;
+        let squares: String = t.chars().filter(|&c| c != '-').collect();
+        let m = Move::parse_iccs(&squares.to_ascii_lowercase()).ok_or_else(|| {
+            invalid(format!(
+                "ply {ply}: '{token}' is not an ICCS move (expected e.g. h2e2 or H2-E2)"
+            ))
+        })?;
+        if !pos.is_legal(m) {
+            let why = match pos.piece_at(m.from) {
+                None => format!("no piece on {}", m.from),
+                Some(p) if p.color != pos.turn() => {
+                    format!(
+                        "the piece on {} is {}'s, but {} is to move",
+                        m.from,
+                        p.color,
+                        pos.turn()
+                    )
+                }
+                Some(_) => "the move is illegal in this position".into(),
+            };
+            return Err(invalid(format!(
+                "ply {ply}: '{token}': {why} (position {})",
+                pos.fen()
+            )));
+        }
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    Ok(moves)
+}
+
+fn caption_for(at: u32, last: Option<Move>) -> Option<String> {
+    Some(match last {
+        Some(m) => format!("ply {at}: {m}"),
+        None => "start position".into(),
+    })
+}
+
+fn write_file(path: &std::path::Path, text: &str) -> Result<(), Failure> {
+    std::fs::write(path, text).map_err(|e| Failure {
+        code: 2,
+        message: format!("cannot write {}: {e}", path.display()),
+    })
+}
+
+fn limit_profile(
+    profile: &str,
+    settings: Option<&std::path::Path>,
+    limit_n: Option<u32>,
+    attack_cap: Option<Cap>,
+    check_cap: Option<Cap>,
+) -> Result<(LimitProfile, Option<CountingMode>), Failure> {
+    let mut settings_obj = match settings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| Failure {
+                code: 2,
+                message: format!("cannot read {}: {e}", path.display()),
+            })?;
+            limit::LimitSettings::from_json(&text)
+                .map_err(|e| invalid(format!("{}: {e}", path.display())))?
+        }
+        None => limit::LimitSettings::default(),
+    };
+    if settings_obj.base.is_none() {
+        settings_obj.base = Some(profile.to_owned());
+    }
+    if limit_n.is_some() {
+        settings_obj.moves = limit_n;
+    }
+    if let Some(Cap(c)) = attack_cap {
+        settings_obj.attack_cap = Some(c);
+    }
+    if let Some(Cap(c)) = check_cap {
+        settings_obj.check_cap = Some(c);
+    }
+    let profile = settings_obj.profile().map_err(|e| invalid(e.to_string()))?;
+    Ok((profile, settings_obj.counting))
 }
 
 fn main() -> ExitCode {

@@ -253,7 +253,7 @@ pub fn write(pos: &Position, m: Move, out: &mut String) {
     push_num(num, color, out);
 }
 
-/// Appends the legal move `m` in the dpxq convention: as [`write`], except tandem pawns on two
+/// Appends the legal move `m` in the dpxq convention: as [`write()`], except tandem pawns on two
 /// files are named by their file with the piece left out (前九平八, 后３进１, 中七..), and four or
 /// five pawns on one file are 前, 二, 三, 四, 五.
 pub fn write_dpxq(pos: &Position, m: Move, out: &mut String) {

@@ -50,6 +50,12 @@
 //! assert_eq!(e.suggestions()[0], "车一进一");
 //! ```
 //!
+//! Other entry points: [`write_move`] (append to a buffer), [`chinese::write_dpxq`] (the dpxq
+//! tandem-pawn convention, 前九平八), [`iccs::format_one_based`], [`check_move`] /
+//! [`is_legal_move`] (fast legality with the same explained errors, for square-based records),
+//! [`sniff`] / [`sniff_iccs_ranks`] (guess a token's notation), [`list_moves`] and
+//! [`moves_report`] (`xqa moves`).
+//!
 //! Parsing is allocation-free on success and tests legality of the one or two candidate moves
 //! directly (pseudo-legal target test plus one king-safety test), without generating all legal moves.
 
@@ -92,6 +98,17 @@ impl Notation {
     }
 }
 
+impl Notation {
+    /// `"ICCS"`, `"WXF"` or `"Chinese"`, as in a PGN `[Format]` tag.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Notation::Iccs => "ICCS",
+            Notation::Wxf => "WXF",
+            Notation::Chinese => "Chinese",
+        }
+    }
+}
+
 impl fmt::Display for Notation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -130,9 +147,11 @@ pub struct ParseOptions {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ParsedMove {
     pub mv: Move,
-    /// The token is ambiguous on paper (a plain file form with two or more such pieces on the file)
-    /// and was resolved because only one of them can legally make the move. Standard notation
-    /// would have used a qualifier (前/后); readers may want to warn.
+    /// The token is ambiguous on paper: a plain file form naming a file that holds two or more
+    /// rooks, horses, cannons or pawns of the mover (or advisors/elephants that could both reach
+    /// the destination), resolved because only one of them can legally make the move. Standard
+    /// notation would have used a qualifier (前/后, +/-); readers may want to warn. (WXF's plain
+    /// file digit for the middle one of 3 or 5 pawns is standard and not flagged.)
     pub resolved_by_legality: bool,
 }
 
@@ -257,13 +276,10 @@ impl MoveError {
     }
 }
 
+/// The message only (as [`MoveError::message`]); the suggestions are separate.
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0.message)?;
-        if !self.0.suggestions.is_empty() {
-            write!(f, " (did you mean {}?)", self.0.suggestions.join(", "))?;
-        }
-        Ok(())
+        f.write_str(&self.0.message)
     }
 }
 
@@ -296,11 +312,82 @@ pub fn parse_move_with(
     notation: Notation,
     opts: &ParseOptions,
 ) -> Result<ParsedMove, MoveError> {
-    match notation {
+    let result = match notation {
         Notation::Iccs => iccs::parse(pos, text, opts),
         Notation::Wxf => wxf::parse(pos, text, opts),
         Notation::Chinese => chinese::parse(pos, text, opts),
+    };
+    result.map_err(|mut e| {
+        if e.0.suggestions.is_empty() {
+            e.0.suggestions = repairs(pos, text, notation, opts);
+        }
+        e
+    })
+}
+
+/// Reads a token to a legal move without building any error (for trying repairs).
+fn quiet_parse(
+    pos: &Position,
+    text: &str,
+    notation: Notation,
+    opts: &ParseOptions,
+) -> Option<Move> {
+    match notation {
+        Notation::Iccs => {
+            iccs::parse_syntax(text, opts.iccs_one_based).filter(|m| is_legal_fast(pos, *m))
+        }
+        Notation::Wxf => wxf::describe(text)
+            .and_then(|d| try_resolve(pos, &d, opts, notation))
+            .map(|p| p.mv),
+        Notation::Chinese => chinese::describe(text)
+            .and_then(|d| try_resolve(pos, &d, opts, notation))
+            .map(|p| p.mv),
     }
+}
+
+/// Legal moves one typo away from a token: one character replaced, or two neighbours swapped.
+fn repairs(pos: &Position, text: &str, notation: Notation, opts: &ParseOptions) -> Vec<String> {
+    const CHINESE: &str = "车马炮兵相仕帅前中后一二三四五六七八九进退平";
+    const WXF: &str = "KAEHRCP123456789+-.";
+    const ICCS: &str = "abcdefghi0123456789";
+    let chars: Vec<char> = text.trim().chars().map(fold_width).collect();
+    if chars.is_empty() || chars.len() > 6 {
+        return Vec::new();
+    }
+    let alphabet = match notation {
+        Notation::Iccs => ICCS,
+        Notation::Wxf => WXF,
+        Notation::Chinese => CHINESE,
+    };
+    let mut found: Vec<Move> = Vec::new();
+    let try_text = |t: &[char], found: &mut Vec<Move>| {
+        let s: String = t.iter().collect();
+        if let Some(m) = quiet_parse(pos, &s, notation, opts)
+            && !found.contains(&m)
+        {
+            found.push(m);
+        }
+    };
+    let mut t = chars.clone();
+    for i in 0..chars.len() {
+        for c in alphabet.chars() {
+            if c != chars[i] {
+                t[i] = c;
+                try_text(&t, &mut found);
+            }
+        }
+        t[i] = chars[i];
+    }
+    for i in 1..chars.len() {
+        t.swap(i - 1, i);
+        try_text(&t, &mut found);
+        t.swap(i - 1, i);
+    }
+    found.truncate(6);
+    found
+        .into_iter()
+        .map(|m| print_move(pos, m, notation))
+        .collect()
 }
 
 /// Writes the legal move `m` of `pos` in `notation` (see the module docs for the conventions).
@@ -318,6 +405,25 @@ pub fn write_move(pos: &Position, m: Move, notation: Notation, out: &mut String)
         Notation::Wxf => wxf::write(pos, m, out),
         Notation::Chinese => chinese::write(pos, m, out),
     }
+}
+
+/// Checks a move given as squares (from a binary or coordinate record: XQF, CBR, DhtmlXQ):
+/// `Ok` when legal, else the same error kinds and reasons as [`parse_move`] (text = the move in
+/// ICCS). Allocation-free and without generating the move list when the move is legal.
+pub fn check_move(pos: &Position, m: Move) -> Result<(), MoveError> {
+    if is_legal_fast(pos, m) {
+        return Ok(());
+    }
+    let (kind, msg) = explain_illegal(pos, m)
+        .unwrap_or((MoveErrorKind::IllegalMovement, format!("{m} is not legal")));
+    Err(MoveError::new(kind, Notation::Iccs, &m.to_string(), msg).with_candidates(vec![m]))
+}
+
+/// Whether `m` is legal in `pos`: one pseudo-legal target test and one king-safety test, no move
+/// list (faster than [`Position::is_legal`]).
+#[inline]
+pub fn is_legal_move(pos: &Position, m: Move) -> bool {
+    is_legal_fast(pos, m)
 }
 
 /// Guesses the notation of one move token: Chinese when it holds Chinese move characters, ICCS
@@ -422,22 +528,25 @@ pub(crate) fn fold_width(c: char) -> char {
     }
 }
 
-/// Up to 8 characters of a move token, width-folded, with surrounding white space and trailing
-/// annotation marks (`!`, `?`, and for WXF/ICCS the check marks `+`, `#`) removed.
+/// Up to 8 characters of a move token, width-folded, with white space and trailing annotation
+/// marks (`!`, `?`, and for WXF/ICCS the check marks `+`, `#`) removed.
 pub(crate) type Chars = ArrayVec<char, 8>;
 
 /// Splits a token into folded characters. `None` when it is longer than 8 characters.
 pub(crate) fn token_chars(text: &str, strip_checks: bool) -> Option<Chars> {
     let mut out = Chars::new();
-    for c in text.trim().chars() {
+    for c in text.chars() {
         let c = fold_width(c);
+        // White space (the ideographic space folds to ' '), byte-order marks, zero-width spaces.
+        if c.is_ascii_whitespace() || matches!(c, '\u{feff}' | '\u{200b}' | '\u{a0}') {
+            continue;
+        }
         if out.try_push(c).is_err() {
             return None;
         }
     }
     while let Some(&last) = out.last() {
-        let strip =
-            matches!(last, '!' | '?' | ' ' | '\t') || (strip_checks && matches!(last, '+' | '#'));
+        let strip = matches!(last, '!' | '?') || (strip_checks && matches!(last, '+' | '#'));
         if strip && out.len() > 1 {
             out.pop();
         } else {
@@ -1037,8 +1146,11 @@ pub(crate) fn destination(
         }
     } else {
         if dir == Dir::Traverse {
-            return Err(format!("an {} cannot move sideways (平/.)", role.name())
-                .replace("an horse", "a horse"));
+            let article = if role == Role::Horse { "a" } else { "an" };
+            return Err(format!(
+                "{article} {} cannot move sideways (平/.)",
+                role.name()
+            ));
         }
         let file =
             File::from_number(num, color).ok_or_else(|| format!("file {num} does not exist"))?;
@@ -1117,7 +1229,10 @@ fn paper(
     match (geo.len(), legal.len()) {
         (_, 1) => Ok(ParsedMove {
             mv: legal[0],
-            resolved_by_legality: geo.len() > 1,
+            // Two advisors or elephants on a file never take a qualifier: the destination decides.
+            // For the other pieces the standard form would have used 前/后 (or +/-).
+            resolved_by_legality: geo.len() > 1
+                || !matches!(d.role, Role::Advisor | Role::Elephant | Role::King),
         }),
         (_, 0) => Err(PaperFail::NoneLegal(geo)),
         _ => Err(PaperFail::Several(legal)),
@@ -1288,7 +1403,7 @@ pub(crate) fn syntax_error(
             MoveErrorKind::Syntax,
             notation,
             text,
-            format!("{message}; it reads as the {other} move {}", p.mv),
+            format!("{message}; it reads as the {} move {}", other.label(), p.mv),
         )
         .with_candidates(vec![p.mv])
         .with_suggestions(vec![printed]);
