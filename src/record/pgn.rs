@@ -380,7 +380,56 @@ impl<'a> Parser<'a> {
         game.main
             .nodes
             .reserve(((self.b.len() - self.i) / 8).min(1024));
-        let r = self.parse_line(&mut game.main, start, 0, 0);
+        let saved = (self.i, self.line, self.line_start, self.col_cache);
+        let mut r = self.parse_line(&mut game.main, start, 0, 0);
+        // The first move belongs to the other side: the record (FEN side letter, or no FEN for a
+        // game Black starts) has the side to move wrong. Replay with the other side to move and
+        // say so, as vschess does (交换先后手).
+        if let Err(e) = &r
+            && e.ply == Some(1)
+            && game.main.nodes.is_empty()
+            && e.kind != kind::RECORD_SYNTAX
+            && e.kind != kind::UNKNOWN_NOTATION
+        {
+            let mut setup = start.to_setup();
+            setup.turn = !setup.turn;
+            if let Ok(swapped) = Position::from_setup(setup) {
+                let now = (self.i, self.line, self.line_start, self.col_cache);
+                (self.i, self.line, self.line_start, self.col_cache) = saved;
+                let warnings = self.warnings.len();
+                let mut line = Line::default();
+                let r2 = self.parse_line(&mut line, swapped, 0, 0);
+                let better = match &r2 {
+                    Ok(_) => true,
+                    Err(e2) => e2.ply.is_some_and(|p| p > 1),
+                };
+                if better {
+                    let first = r.err().expect("checked");
+                    self.warnings.insert(
+                        warnings,
+                        RecordError::new(
+                            "side_to_move_corrected",
+                            format!(
+                                "the first move {} is {}'s: {} moves first, not {}",
+                                first.move_text.as_deref().unwrap_or("?"),
+                                swapped.turn(),
+                                swapped.turn(),
+                                start.turn()
+                            ),
+                        )
+                        .at(first.line, first.column)
+                        .at_move(1, first.move_text.clone().unwrap_or_default()),
+                    );
+                    game.start = swapped;
+                    game.main = line;
+                    r = r2;
+                } else {
+                    self.warnings.truncate(warnings);
+                    self.ending = None;
+                    (self.i, self.line, self.line_start, self.col_cache) = now;
+                }
+            }
+        }
         if let Some((result, trailing)) = self.ending.take() {
             if let Some(tagged) = game.result
                 && tagged != result
@@ -1092,6 +1141,20 @@ mod tests {
         assert_eq!(games[1].game.main.nodes[0].pos.line, 7);
         assert_eq!(games[2].game.main.nodes[0].pos.line, 9);
         assert!(games.iter().all(|g| g.error.is_none()));
+    }
+
+    #[test]
+    fn side_to_move_is_corrected_by_the_first_move() {
+        // No FEN, Black starts.
+        let e = parse_game("[Format \"ICCS\"]\n1. ... h7e7 2. h2e2 *", 1);
+        assert!(e.error.is_none(), "{:?}", e.error);
+        assert_eq!(e.game.start.turn(), Color::Black);
+        assert_eq!(e.warnings[0].kind, "side_to_move_corrected");
+        assert_eq!(e.game.main.nodes.len(), 2);
+        // A plain bad first move stays an error.
+        let e = parse_game("[Format \"ICCS\"]\n1. h2h8 *", 1);
+        assert_eq!(e.error.unwrap().ply, Some(1));
+        assert!(e.warnings.is_empty());
     }
 
     #[test]
