@@ -312,11 +312,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .install(|| xiangqi_arbiter::report::validate(&paths, json, &mut out))
                 .map_err(io_failure)?;
             use std::io::Write;
-            out.flush().map_err(io_failure)?;
             if json {
+                out.flush().map_err(io_failure)?;
                 eprintln!("{summary}");
             } else {
                 writeln!(out, "{summary}").map_err(io_failure)?;
+                out.flush().map_err(io_failure)?;
             }
             match summary.exit_code() {
                 0 => Ok(()),

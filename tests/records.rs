@@ -266,9 +266,12 @@ fn streaming_reader_resyncs_after_errors_and_counts_lines() {
     let text = "[Event \"a\"]\n[Format \"ICCS\"]\n1. h2e2 h9g7 2. h2h9 *\n\n\
                 [Event \"b\"]\n[Format \"ICCS\"]\n1. h2e2 h9g7 2. h0g2 *\n\n\
                 [Event \"c\"]\n[FEN \"bad fen\"]\n1. h2e2 *\n\n\
-                [Event \"d\"]\n[Format \"ICCS\"]\n1. b2e2 {open comment\n";
+                [Event \"d\"]\n[Format \"ICCS\"]\n1. b2e2 {open comment\n\n\
+                [Event \"e\"]\n1. h2e2 *\n";
     let games = pgn::read_str(text, "mem");
-    assert_eq!(games.len(), 4);
+    assert_eq!(games.len(), 5);
+    assert!(games[4].is_ok());
+    assert_eq!(games[4].game.tags[0].1, "e");
     let e0 = games[0].error.as_ref().unwrap();
     assert_eq!((e0.line, e0.column, e0.ply), (3, 17, Some(3)));
     assert_eq!(e0.move_text.as_deref(), Some("h2h9"));
@@ -320,4 +323,122 @@ fn validate_and_convert_drivers() {
     assert_eq!(back.len(), 5);
     assert!(back.iter().all(|g| g.is_ok() && g.plies() > 70));
     assert!(text.contains("[Title \"Holland DING Wa Chong (W) Germany SCHAEFER Nobert\"]"));
+}
+
+fn xqa(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xqa"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    if let Some(s) = stdin {
+        pipe.write_all(s.as_bytes()).unwrap();
+    }
+    drop(pipe);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn samples(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("pgn-samples")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn cli_validate_exit_codes_and_json() {
+    // A bad move: exit 1, with where and why.
+    let (code, out, err) = xqa(
+        &["validate", "--json", &samples("illegal-move-chinese.pgn")],
+        None,
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["format"], "pgn");
+    assert_eq!(v["notation"], "chinese");
+    assert_eq!(v["plies"], 10);
+    let e = &v["error"];
+    assert_eq!(
+        (e["line"].as_u64(), e["column"].as_u64()),
+        (Some(12), Some(4))
+    );
+    assert_eq!(e["ply"], 11);
+    assert_eq!(e["move_text"], "车一进三");
+    assert!(!e["kind"].as_str().unwrap().is_empty());
+    assert!(e["suggestions"].as_array().is_some());
+    assert!(err.contains("1 games: 0 valid, 1 invalid"), "{err}");
+
+    // Standard input, all valid: exit 0 and a summary line.
+    let (code, out, _) = xqa(&["validate", "-"], Some("1. h2e2 h9g7 2. h0g2 *\n"));
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("1 games: 1 valid, 0 invalid; 3 plies"),
+        "{out}"
+    );
+
+    // A missing file: exit 2.
+    let (code, _, _) = xqa(&["validate", "/nonexistent/x.pgn"], None);
+    assert_eq!(code, 2);
+
+    // Every sample reads; only the illegal-move one is invalid.
+    let (code, out, err) = xqa(&["validate", "--json", &samples("")], None);
+    assert_eq!(code, 1, "{err}");
+    let bad: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["ok"] == false)
+        .collect();
+    assert_eq!(bad.len(), 1, "{out}");
+    assert!(
+        bad[0]["source"]
+            .as_str()
+            .unwrap()
+            .ends_with("illegal-move-chinese.pgn")
+    );
+}
+
+#[test]
+fn cli_convert_keeps_everything() {
+    let src = samples("annotated-iccs.pgn");
+    let original = record::read_path(Path::new(&src)).remove(0);
+    assert!(original.is_ok(), "{:?}", original.error);
+    for to in ["chinese", "wxf", "iccs"] {
+        let (code, out, err) = xqa(&["convert", "--to", to, &src], None);
+        assert_eq!(code, 0, "{err}");
+        let back = pgn::read_str(&out, "converted").remove(0);
+        assert!(back.is_ok(), "{to}: {:?}\n{out}", back.error);
+        assert_eq!(
+            back.game.main.total_moves(),
+            original.game.main.total_moves()
+        );
+        assert_eq!(
+            back.game.main.total_comments(),
+            original.game.main.total_comments()
+        );
+        assert_eq!(back.game.trailing_text, original.game.trailing_text);
+        assert_eq!(back.game.tag("Site"), Some("Club \"Dragon\" room"));
+    }
+    let (code, out, err) = xqa(&["convert", "--format", "dhtmlxq", &src], None);
+    assert_eq!(code, 0, "{err}");
+    let back = dhtmlxq::read_str(&out, "converted").remove(0);
+    assert!(back.is_ok());
+    assert_eq!(back.game.main_moves(), original.game.main_moves());
+    assert_eq!(
+        back.game.main.total_variations(),
+        original.game.main.total_variations()
+    );
+    let (code, _, _) = xqa(&["convert", "--to", "klingon", &src], None);
+    assert_eq!(code, 2);
 }

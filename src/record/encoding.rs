@@ -47,6 +47,20 @@ const TYPICAL: &str = "车車俥马馬傌炮砲包相象仕士帅帥将將兵卒
 /// How much of a buffer the detector looks at.
 const SAMPLE: usize = 64 * 1024;
 
+/// How much of the sample the GBK/Big5 scorer decodes.
+const SCORE_SAMPLE: usize = 2 * 1024;
+
+/// [`TYPICAL`] sorted, for binary search.
+fn typical() -> &'static [char] {
+    static SORTED: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
+    SORTED.get_or_init(|| {
+        let mut v: Vec<char> = TYPICAL.chars().collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    })
+}
+
 /// Guesses the encoding of `bytes` (only the first 64 KiB are examined).
 pub fn detect(bytes: &[u8]) -> TextEncoding {
     if bytes.starts_with(BOM) {
@@ -62,8 +76,13 @@ pub fn detect(bytes: &[u8]) -> TextEncoding {
     if sample.is_ascii() {
         return TextEncoding::Utf8;
     }
-    let gbk = score(GB18030, sample);
-    let big5 = score(BIG5, sample);
+    let mut cut = sample.len().min(SCORE_SAMPLE);
+    // Do not split a line: cut at a line end when there is one.
+    if let Some(k) = sample[..cut].iter().rposition(|&b| b == b'\n') {
+        cut = k + 1;
+    }
+    let gbk = score(GB18030, &sample[..cut]);
+    let big5 = score(BIG5, &sample[..cut]);
     if big5 > gbk {
         TextEncoding::Big5
     } else {
@@ -77,7 +96,9 @@ fn score(enc: &'static Encoding, bytes: &[u8]) -> i64 {
     for c in text.chars() {
         if c == '\u{FFFD}' {
             s -= 20;
-        } else if !c.is_ascii() && TYPICAL.contains(c) {
+        } else if c.is_ascii() {
+            continue;
+        } else if typical().binary_search(&c).is_ok() {
             s += 4;
         } else if ('\u{4E00}'..='\u{9FFF}').contains(&c) {
             s += 1;

@@ -143,7 +143,7 @@ impl fmt::Display for RecordError {
             write!(f, " '{t}'")?;
         }
         write!(f, ": {} [{}]", self.message, self.kind)?;
-        if !self.suggestions.is_empty() {
+        if !self.suggestions.is_empty() && !self.message.contains(&self.suggestions[0]) {
             write!(f, "; did you mean {}?", self.suggestions.join(" or "))?;
         }
         Ok(())

@@ -1,4 +1,33 @@
 //! Game records: the [`Game`] model and readers and writers for each format.
+//!
+//! # Reading
+//! * [`read_path`]`(path) -> Vec<GameEntry>` / [`read_bytes`]`(source, bytes, format)`: every game
+//!   of one file or buffer, format detected ([`detect_format`]: magic bytes, DhtmlXQ markers,
+//!   extension). Never fails as a whole: an unreadable file is one entry whose `error` has kind
+//!   `io`.
+//! * [`for_each_game`]`(&[Input], |GameEntry| ...)`: the streaming driver for many files,
+//!   directories ([`expand`]) and standard input. PGN is cut into games as it is read
+//!   ([`pgn::PgnSplitter`]); batches of games are parsed and replayed on all cores (rayon) and
+//!   handed back in input order. Memory is bounded by the batch (1,024 games or 16 MiB), not by
+//!   the file size.
+//! * Per format: [`pgn::PgnReader`] (an iterator over any `BufRead`), [`pgn::read_str`],
+//!   [`pgn::parse_game`]; [`dhtmlxq::read_str`] (every `[DhtmlXQ]` block of a text or HTML page);
+//!   [`xqf::read_entry`]; [`ccbridge::read_kind`] (CBR, CBL, CBF).
+//!
+//! Each game comes as a [`GameEntry`]: `source`, `index` (0-based), `format`, `notation`,
+//! `encoding`, the [`Game`] (complete, or everything before the first error), `error:
+//! Option<`[`RecordError`]`>` (line, column or byte offset, ply, move text, `kind`, message,
+//! suggestions) and `warnings` (accepted with a remark: `resolved_by_legality`, a bad move inside a
+//! variation, which cuts the variation but leaves the game valid). A bad game never stops the
+//! reader: the next game is read normally.
+//!
+//! # Writing
+//! [`pgn::write_game`]`(game, notation, &mut String)` and [`dhtmlxq::write_game`]: tags, start
+//! position, comments, NAGs (PGN only), variations, result and the text after it are kept; reading
+//! the output gives the same game back (tested on every real record in all three notations).
+//!
+//! # Text encodings
+//! [`encoding::detect`] tells UTF-8 (with or without BOM), GBK/GB18030 and Big5 apart.
 
 // A record error carries everything a user needs (source, position, move, suggestions); it is
 // returned once per bad game, never in a hot loop, so its size does not matter.

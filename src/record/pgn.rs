@@ -123,6 +123,7 @@ impl<R: BufRead> PgnSplitter<R> {
         let mut lossy = false;
         let mut seen_moves = false;
         let mut in_comment = false;
+        let mut prev_blank = false;
         if let Some((line, no, l)) = self.pending.take() {
             first_line = no;
             lossy |= l;
@@ -135,6 +136,13 @@ impl<R: BufRead> PgnSplitter<R> {
                 break;
             };
             let trimmed = line.trim_start_matches([' ', '\t', '\u{3000}']);
+            // Resynchronise after a comment left open: a blank line followed by a complete
+            // tag pair starts the next game (the open comment is reported in this one).
+            if in_comment && prev_blank && seen_moves && is_full_tag_line(trimmed) {
+                self.pending = Some((line, self.line_no, l));
+                break;
+            }
+            prev_blank = trimmed.is_empty();
             if !in_comment && is_tag_line(trimmed) {
                 if seen_moves {
                     self.pending = Some((line, self.line_no, l));
@@ -174,6 +182,12 @@ impl<R: BufRead> PgnSplitter<R> {
 fn is_tag_line(line: &str) -> bool {
     let b = line.as_bytes();
     b.len() >= 2 && b[0] == b'[' && b[1].is_ascii_alphabetic()
+}
+
+/// Whether a line is exactly one or more complete tag pairs (`[Name "value"]`).
+fn is_full_tag_line(line: &str) -> bool {
+    let t = line.trim_end();
+    is_tag_line(t) && t.ends_with("\"]") && t.contains(" \"")
 }
 
 /// Whether a `{` comment is still open at the end of this line.
@@ -362,8 +376,76 @@ impl<'a> Parser<'a> {
         self.parse_tags(game)?;
         self.apply_tags(game)?;
         let start = game.start;
-        let r = self.parse_line(&mut game.main, start, 0, 0);
+        // Room for the main line up front: a move with its number takes 5 to 15 bytes.
+        game.main
+            .nodes
+            .reserve(((self.b.len() - self.i) / 8).min(1024));
+        let saved = (self.i, self.line, self.line_start, self.col_cache);
+        let mut r = self.parse_line(&mut game.main, start, 0, 0);
+        // The first move belongs to the other side: the record (FEN side letter, or no FEN for a
+        // game Black starts) has the side to move wrong. Replay with the other side to move and
+        // say so, as vschess does (交换先后手).
+        if let Err(e) = &r
+            && e.ply == Some(1)
+            && game.main.nodes.is_empty()
+            && e.kind != kind::RECORD_SYNTAX
+            && e.kind != kind::UNKNOWN_NOTATION
+        {
+            let mut setup = start.to_setup();
+            setup.turn = !setup.turn;
+            if let Ok(swapped) = Position::from_setup(setup) {
+                let now = (self.i, self.line, self.line_start, self.col_cache);
+                (self.i, self.line, self.line_start, self.col_cache) = saved;
+                let warnings = self.warnings.len();
+                let mut line = Line::default();
+                let r2 = self.parse_line(&mut line, swapped, 0, 0);
+                let better = match &r2 {
+                    Ok(_) => true,
+                    Err(e2) => e2.ply.is_some_and(|p| p > 1),
+                };
+                if better {
+                    let first = r.err().expect("checked");
+                    self.warnings.insert(
+                        warnings,
+                        RecordError::new(
+                            "side_to_move_corrected",
+                            format!(
+                                "the first move {} is {}'s: {} moves first, not {}",
+                                first.move_text.as_deref().unwrap_or("?"),
+                                swapped.turn(),
+                                swapped.turn(),
+                                start.turn()
+                            ),
+                        )
+                        .at(first.line, first.column)
+                        .at_move(1, first.move_text.clone().unwrap_or_default()),
+                    );
+                    game.start = swapped;
+                    game.main = line;
+                    r = r2;
+                } else {
+                    self.warnings.truncate(warnings);
+                    self.ending = None;
+                    (self.i, self.line, self.line_start, self.col_cache) = now;
+                }
+            }
+        }
         if let Some((result, trailing)) = self.ending.take() {
+            if let Some(tagged) = game.result
+                && tagged != result
+            {
+                self.warnings.push(
+                    RecordError::new(
+                        "result_mismatch",
+                        format!(
+                            "the Result tag says {} but the movetext ends with {}",
+                            tagged.token(),
+                            result.token()
+                        ),
+                    )
+                    .at(self.line, 1),
+                );
+            }
             game.result = Some(result);
             game.trailing_text = trailing;
         }
@@ -410,8 +492,8 @@ impl<'a> Parser<'a> {
                     "chinese" => Some(Notation::Chinese),
                     _ => None,
                 };
-            } else if k.eq_ignore_ascii_case("Result") {
-                game.result = GameResult::from_token(v.trim()).filter(|_| game.result.is_none());
+            } else if k.eq_ignore_ascii_case("Result") && game.result.is_none() {
+                game.result = GameResult::from_token(v.trim());
             }
         }
         if let Some((fen, line)) = fen {
@@ -1059,6 +1141,20 @@ mod tests {
         assert_eq!(games[1].game.main.nodes[0].pos.line, 7);
         assert_eq!(games[2].game.main.nodes[0].pos.line, 9);
         assert!(games.iter().all(|g| g.error.is_none()));
+    }
+
+    #[test]
+    fn side_to_move_is_corrected_by_the_first_move() {
+        // No FEN, Black starts.
+        let e = parse_game("[Format \"ICCS\"]\n1. ... h7e7 2. h2e2 *", 1);
+        assert!(e.error.is_none(), "{:?}", e.error);
+        assert_eq!(e.game.start.turn(), Color::Black);
+        assert_eq!(e.warnings[0].kind, "side_to_move_corrected");
+        assert_eq!(e.game.main.nodes.len(), 2);
+        // A plain bad first move stays an error.
+        let e = parse_game("[Format \"ICCS\"]\n1. h2h8 *", 1);
+        assert_eq!(e.error.unwrap().ply, Some(1));
+        assert!(e.warnings.is_empty());
     }
 
     #[test]

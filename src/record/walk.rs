@@ -82,7 +82,18 @@ pub fn detect_format(name: &str, head: &[u8]) -> Option<Format> {
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle)
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    let mut k = 0;
+    while let Some(i) = hay[k..].iter().position(|&b| b == first) {
+        let at = k + i + 1;
+        if hay[at..].starts_with(rest) {
+            return true;
+        }
+        k = at;
+    }
+    false
 }
 
 /// Expands paths into inputs: files as given, directories recursively (sorted, record extensions
