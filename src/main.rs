@@ -91,6 +91,12 @@ enum Command {
         /// The moves in ICCS, separated by spaces or commas (with --fen, or from the initial array).
         #[arg(long)]
         moves: Option<String>,
+        /// Plies played when the natural move limit status is taken (default: the whole game).
+        #[arg(long)]
+        at: Option<u32>,
+        /// The natural move limit profile of the event: slow (60/30/10), rapid (50/25/8), amateur40.
+        #[arg(long, default_value = "slow")]
+        limit_profile: String,
     },
     /// List the legal moves of a position in a notation.
     Moves {
@@ -378,6 +384,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             json,
             fen,
             moves,
+            at,
+            limit_profile,
         } => {
             use xiangqi_arbiter::rules::{Profile, adjudicate};
             let profile = match settings {
@@ -407,7 +415,19 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     (start, line)
                 }
             };
+            let limit_options = ClaimOptions {
+                profile: LimitProfile::by_name(&limit_profile).ok_or_else(|| Failure {
+                    code: 2,
+                    message: format!(
+                        "unknown limit profile '{limit_profile}' (expected slow, rapid or amateur40)"
+                    ),
+                })?,
+                rules: profile.clone(),
+                ..ClaimOptions::default()
+            };
             let report = adjudicate::adjudicate(&start, &line, &profile)
+                .map_err(|e| invalid(e.to_string()))?
+                .with_natural_limit(&start, &line, at, &limit_options)
                 .map_err(|e| invalid(e.to_string()))?;
             if json {
                 println!("{}", report.to_json());

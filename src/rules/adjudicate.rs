@@ -43,8 +43,23 @@ pub struct Report {
     pub cycles: Vec<Cycle>,
     /// The ruling on the most recent cycle, or `none`.
     pub verdict: Verdict,
+    /// The natural move limit status for both possible claimants (see
+    /// [`Report::with_natural_limit`]); absent until computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub natural_limit: Option<NaturalLimitSection>,
     #[serde(skip)]
     pub natures: Vec<MoveNature>,
+}
+
+/// The natural move limit (自然限着) status at one ply, for both possible claimants.
+#[derive(Clone, Debug, Serialize)]
+pub struct NaturalLimitSection {
+    /// Plies played when the status is taken.
+    pub at_ply: u32,
+    /// The limit profile applied (slow, rapid, amateur40 or custom).
+    pub profile: String,
+    pub red: crate::rules::limit::LimitReport,
+    pub black: crate::rules::limit::LimitReport,
 }
 
 /// The move in Chinese notation.
@@ -130,6 +145,7 @@ pub fn adjudicate(
         moves: reports,
         verdict: final_verdict(&cycles),
         cycles,
+        natural_limit: None,
         natures,
     })
 }
@@ -141,6 +157,27 @@ fn pad(s: &str, width: usize) -> String {
 }
 
 impl Report {
+    /// Adds the natural move limit status after `at_ply` plies (the whole line when `None`),
+    /// reusing the natures already computed.
+    pub fn with_natural_limit(
+        mut self,
+        start: &Position,
+        moves: &[Move],
+        at_ply: Option<u32>,
+        options: &crate::rules::limit::ClaimOptions,
+    ) -> Result<Report, crate::rules::limit::LimitError> {
+        let at = at_ply.unwrap_or(moves.len() as u32);
+        let status =
+            crate::rules::limit::natural_limit_status(start, moves, &self.natures, at, options)?;
+        self.natural_limit = Some(NaturalLimitSection {
+            at_ply: at,
+            profile: options.profile.name.clone(),
+            red: status.red,
+            black: status.black,
+        });
+        Ok(self)
+    }
+
     /// The report as one JSON object.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("report serializes")
@@ -208,6 +245,18 @@ impl Report {
                 c.reason_zh,
                 c.reason_en
             );
+        }
+        if let Some(nl) = &self.natural_limit {
+            use crate::rules::limit::Lang;
+            let _ = writeln!(
+                out,
+                "\nnatural move limit 自然限着 ({}) at ply {}:",
+                nl.profile, nl.at_ply
+            );
+            for r in [&nl.red, &nl.black] {
+                let _ = writeln!(out, "  {}", r.verdict_text(Lang::En));
+                let _ = writeln!(out, "  {}", r.verdict_text(Lang::Zh));
+            }
         }
         let _ = writeln!(out, "\nverdict: {}", self.verdict.name());
         out

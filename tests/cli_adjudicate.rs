@@ -1,0 +1,85 @@
+//! `xqa adjudicate` end to end: a record read by path, the natural move limit section, --at.
+
+use std::process::Command;
+
+fn xqa(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_xqa"))
+        .args(args)
+        .output()
+        .expect("xqa runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn natural_limit_section_for_both_claimants() {
+    let (code, out, err) = xqa(&[
+        "adjudicate",
+        "pgn-samples/claim_rapid.pgn",
+        "--limit-profile",
+        "rapid",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["verdict"], "none");
+    let nl = &v["natural_limit"];
+    assert_eq!(nl["profile"], "rapid");
+    assert_eq!(nl["at_ply"], 102);
+    for side in ["red", "black"] {
+        assert_eq!(nl[side]["required"], 50, "{side}");
+        assert_eq!(nl[side]["valid"], true, "{side}");
+        assert_eq!(nl[side]["needed"], 0, "{side}");
+    }
+    assert_eq!(nl["red"]["void"], 1);
+    assert_eq!(nl["red"]["checks"], 9);
+}
+
+#[test]
+fn natural_limit_at_an_earlier_ply_and_text() {
+    let (code, out, _) = xqa(&[
+        "adjudicate",
+        "pgn-samples/claim_rapid.pgn",
+        "--at",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["natural_limit"]["at_ply"], 10);
+    assert_eq!(v["natural_limit"]["red"]["valid"], false);
+    assert_eq!(v["natural_limit"]["red"]["required"], 60);
+    let (code, out, _) = xqa(&[
+        "adjudicate",
+        "pgn-samples/claim_rapid.pgn",
+        "--limit-profile",
+        "rapid",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("natural move limit 自然限着 (rapid) at ply 102"),
+        "{out}"
+    );
+    assert!(out.contains("提和成立"), "{out}");
+}
+
+#[test]
+fn bad_requests_are_refused_with_the_right_exit_code() {
+    let (code, _, err) = xqa(&["adjudicate", "pgn-samples/claim_rapid.pgn", "--at", "999"]);
+    assert_eq!(code, 1, "{err}");
+    let (code, _, err) = xqa(&["adjudicate", "pgn-samples/claim_rapid.pgn", "--game", "7"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no game 7"), "{err}");
+    let (code, _, _) = xqa(&[
+        "adjudicate",
+        "pgn-samples/claim_rapid.pgn",
+        "--limit-profile",
+        "blitz",
+    ]);
+    assert_eq!(code, 2);
+    let (code, _, err) = xqa(&["adjudicate", "/nonexistent/file.pgn"]);
+    assert_eq!(code, 2, "{err}");
+}
