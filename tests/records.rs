@@ -442,3 +442,16 @@ fn cli_convert_keeps_everything() {
     let (code, _, _) = xqa(&["convert", "--to", "klingon", &src], None);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn games_without_tags_after_a_result_are_separate_games() {
+    let text = "1. h2e2 h9g7 2. h0g2 i9h9 1-0\n\n1. b2e2 b9c7 0-1\n1. c3c4 *\n";
+    let games = pgn::read_str(text, "bare.pgn");
+    let lines: Vec<String> = games.iter().map(|e| iccs(&e.game)).collect();
+    assert_eq!(lines, ["h2e2 h9g7 h0g2 i9h9", "b2e2 b9c7", "c3c4"]);
+    assert!(games.iter().all(|e| e.error.is_none()));
+    // Text after a result is not mistaken for a new game.
+    let text =
+        "[Event \"x\"]\n1. h2e2 h9g7 1-0\nA note after the result.\n1. is a numbered remark\n";
+    assert_eq!(pgn::read_str(text, "note.pgn").len(), 1);
+}

@@ -124,9 +124,18 @@ impl<R: BufRead> PgnSplitter<R> {
         let mut seen_moves = false;
         let mut in_comment = false;
         let mut prev_blank = false;
+        // The last line with moves ended with a result token (a bare game may follow).
+        let mut ended = false;
         if let Some((line, no, l)) = self.pending.take() {
             first_line = no;
             lossy |= l;
+            let trimmed = line.trim_start_matches([' ', '\t', '\u{3000}']);
+            if !is_tag_line(trimmed) {
+                // The line that started this game holds moves (a game without tags).
+                seen_moves = true;
+                in_comment = scan_comment_state(trimmed, false);
+                ended = !in_comment && ends_with_result(trimmed);
+            }
             text.push_str(&line);
             text.push('\n');
         }
@@ -148,6 +157,10 @@ impl<R: BufRead> PgnSplitter<R> {
                     self.pending = Some((line, self.line_no, l));
                     break;
                 }
+            } else if !in_comment && ended && seen_moves && starts_first_move(trimmed) {
+                // A game without tags after a finished one: `... 1-0` then `1. h2e2 ...`.
+                self.pending = Some((line, self.line_no, l));
+                break;
             } else if !in_comment && trimmed.is_empty() {
                 if text.is_empty() {
                     first_line = self.line_no + 1;
@@ -158,6 +171,7 @@ impl<R: BufRead> PgnSplitter<R> {
                     seen_moves = true;
                 }
                 in_comment = scan_comment_state(trimmed, in_comment);
+                ended = !in_comment && ends_with_result(trimmed);
             }
             lossy |= l;
             text.push_str(&line);
@@ -176,6 +190,20 @@ impl<R: BufRead> PgnSplitter<R> {
         self.index += 1;
         Ok(Some(raw))
     }
+}
+
+/// Whether a line ends with a result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
+fn ends_with_result(line: &str) -> bool {
+    matches!(
+        line.split_whitespace().last(),
+        Some("1-0" | "0-1" | "1/2-1/2" | "*")
+    )
+}
+
+/// Whether a line begins with move number 1 (`1.`, `1 .`, `1...`): the start of a game's moves.
+fn starts_first_move(line: &str) -> bool {
+    line.strip_prefix('1')
+        .is_some_and(|rest| rest.trim_start().starts_with('.'))
 }
 
 /// Whether a line starts a tag pair (`[Name ...`).
