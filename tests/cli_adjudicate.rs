@@ -72,7 +72,10 @@ fn bad_requests_are_refused_with_the_right_exit_code() {
     assert_eq!(code, 1, "{err}");
     let (code, _, err) = xqa(&["adjudicate", "pgn-samples/claim_rapid.pgn", "--game", "7"]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("no game 7"), "{err}");
+    assert!(
+        err.contains("game 7: no such game: the file holds 1 game"),
+        "{err}"
+    );
     let (code, _, _) = xqa(&[
         "adjudicate",
         "pgn-samples/claim_rapid.pgn",

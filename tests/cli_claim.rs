@@ -512,7 +512,7 @@ fn claims_read_records_by_path() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("there is no game 2 (the file holds 1)"),
+        stderr(&o).contains("game 2: no such game: the file holds 1 game"),
         "{}",
         stderr(&o)
     );

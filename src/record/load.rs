@@ -29,11 +29,12 @@ pub fn load_game(path: &Path, number: usize) -> Result<GameEntry, RecordError> {
         return Err(RecordError::new(
             NO_SUCH_GAME,
             format!(
-                "there is no game {number}: the file has {count} game{}",
+                "no such game: the file holds {count} game{}",
                 if count == 1 { "" } else { "s" }
             ),
         )
-        .in_source(&source));
+        .in_source(&source)
+        .in_game(number.saturating_sub(1)));
     }
     let entry = entries.swap_remove(number - 1);
     match entry.error {
