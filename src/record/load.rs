@@ -28,10 +28,7 @@ pub fn load_game(path: &Path, number: usize) -> Result<GameEntry, RecordError> {
         }
         return Err(RecordError::new(
             NO_SUCH_GAME,
-            format!(
-                "there is no game {number}: the file has {count} game{}",
-                if count == 1 { "" } else { "s" }
-            ),
+            format!("there is no game {number} (the file holds {count})"),
         )
         .in_source(&source));
     }
