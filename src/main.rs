@@ -212,6 +212,23 @@ fn parse_lang(s: &str) -> Result<Lang, String> {
     s.parse()
 }
 
+/// `println!` to standard output, turning a write error into a [`Failure`] (a closed pipe ends
+/// the program quietly instead of panicking).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*).map_err(io_failure)?
+    }};
+}
+
+/// `print!` to standard output, like [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout(), $($arg)*).map_err(io_failure)?
+    }};
+}
+
 /// A failure with its exit code.
 struct Failure {
     code: u8,
@@ -226,13 +243,29 @@ fn invalid(message: impl Into<String>) -> Failure {
 }
 
 fn io_failure(e: std::io::Error) -> Failure {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        // The reader went away (`xqa ... | head`): nothing left to say, and no one to say it to.
+        return Failure {
+            code: 0,
+            message: String::new(),
+        };
+    }
     Failure {
         code: 2,
         message: format!("I/O error: {e}"),
     }
 }
 
+/// The most worker threads `--threads` accepts (more only costs memory and start-up time).
+const MAX_THREADS: usize = 1024;
+
 fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
+    if threads > MAX_THREADS {
+        return Err(Failure {
+            code: 2,
+            message: format!("--threads {threads}: at most {MAX_THREADS} (0 = all cores)"),
+        });
+    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -243,7 +276,16 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
 }
 
 fn parse_fen(fen: &str) -> Result<Position, Failure> {
-    Position::from_fen(fen).map_err(|e| invalid(format!("invalid FEN '{fen}': {e}")))
+    Position::from_fen(fen).map_err(|e| invalid(format!("invalid FEN '{}': {e}", shorten(fen))))
+}
+
+/// `text` cut to at most 120 characters (with an ellipsis), for echoing user input in a message.
+fn shorten(text: &str) -> String {
+    const MAX: usize = 120;
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
 }
 
 fn run(cli: Cli) -> Result<(), Failure> {
@@ -255,18 +297,24 @@ fn run(cli: Cli) -> Result<(), Failure> {
             threads,
             json,
         } => {
-            let pos = parse_fen(&fen)?;
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(|e| Failure {
+            if depth > xiangqi_arbiter::perft::MAX_DEPTH {
+                return Err(Failure {
                     code: 2,
-                    message: format!("cannot start threads: {e}"),
-                })?;
+                    message: format!(
+                        "perft depth {depth} is too deep (at most {}; depth 8 already takes minutes)",
+                        xiangqi_arbiter::perft::MAX_DEPTH
+                    ),
+                });
+            }
+            let pos = parse_fen(&fen)?;
+            let pool = thread_pool(threads)?;
             let parallel = threads != 1;
             let start = Instant::now();
             let (nodes, split) = pool.install(|| {
-                if divide {
+                if depth == 0 {
+                    // The empty line is the one leaf; there is no first move to split by.
+                    (1, Vec::new())
+                } else if divide {
                     let split = if parallel {
                         xiangqi_arbiter::perft::divide_parallel(&pos, depth)
                     } else {
@@ -295,12 +343,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
                         .map(|(m, n)| (m.to_string(), serde_json::json!(n)))
                         .collect();
                 }
-                println!("{obj}");
+                outln!("{obj}");
             } else {
                 for (m, n) in &split {
-                    println!("{m}: {n}");
+                    outln!("{m}: {n}");
                 }
-                println!(
+                outln!(
                     "depth {depth}: {nodes} nodes in {seconds:.3} s ({:.1} M nodes/s)",
                     nps / 1e6
                 );
@@ -344,7 +392,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         } => {
             let notation: xiangqi_arbiter::record::Notation = to.parse().map_err(|e| Failure {
                 code: 2,
-                message: format!("--to: {e} (iccs, wxf or chinese)"),
+                message: format!("--to: {e}"),
             })?;
             let format = match format.to_ascii_lowercase().as_str() {
                 "pgn" => xiangqi_arbiter::report::ConvertFormat::Pgn,
@@ -430,9 +478,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .with_natural_limit(&start, &line, at, &limit_options)
                 .map_err(|e| invalid(e.to_string()))?;
             if json {
-                println!("{}", report.to_json());
+                outln!("{}", report.to_json());
             } else {
-                print!("{}", report.to_text());
+                out!("{}", report.to_text());
             }
             Ok(())
         }
@@ -442,7 +490,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             json,
         } => {
             let pos = parse_fen(&fen)?;
-            print!(
+            out!(
                 "{}",
                 xiangqi_arbiter::notation::moves_report(&pos, notation, json)
             );
@@ -475,21 +523,21 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 pos.play_unchecked(m);
             }
             let last = at.checked_sub(1).map(|i| line.moves[i as usize]);
-            println!("{}", diagram::text(&pos.to_setup(), last));
+            outln!("{}", diagram::text(&pos.to_setup(), last));
             if let (Some(m), Some(t)) = (last, &last_text) {
-                println!("Last move: ply {at}, {m} {t}");
+                outln!("Last move: ply {at}, {m} {t}");
             }
             if let Some(file) = svg_file {
                 let caption = caption_for(at, last, last_text.as_deref());
                 write_file(&file, &svg::position(&pos, last, caption.as_deref()))?;
             }
-            println!("FEN: {}", pos.fen());
+            outln!("FEN: {}", pos.fen());
             if pos.is_checkmate() {
-                println!("{} is checkmated", pos.turn());
+                outln!("{} is checkmated", pos.turn());
             } else if pos.is_stalemate() {
-                println!("{} has no legal move (stalemate: loses)", pos.turn());
+                outln!("{} has no legal move (stalemate: loses)", pos.turn());
             } else if pos.is_check() {
-                println!("{} is in check", pos.turn());
+                outln!("{} is in check", pos.turn());
             }
             Ok(())
         }
@@ -542,12 +590,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let report = limit::claim(&line.start, &line.moves, claimant, at, &options)
                 .map_err(|e| invalid(e.to_string()))?;
             if json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&report).expect("report serialises")
                 );
             } else {
-                print!("{}", report.render(lang));
+                out!("{}", report.render(lang));
             }
             if let Some(file) = svg_file {
                 let mut pos = line.start;
@@ -707,7 +755,9 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            eprintln!("xqa: {}", f.message);
+            if !f.message.is_empty() {
+                eprintln!("xqa: {}", f.message);
+            }
             ExitCode::from(f.code)
         }
     }

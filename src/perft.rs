@@ -4,6 +4,10 @@ use crate::position::Position;
 use crate::types::Move;
 use rayon::prelude::*;
 
+/// The deepest perft the command line accepts. Recursion is one frame per ply, so this also keeps
+/// the stack bounded; depth 8 from the start position is already ~3.4e12 leaves.
+pub const MAX_DEPTH: u32 = 32;
+
 /// Leaves of the legal move tree to `depth`, counting the last ply in bulk.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
@@ -19,9 +23,12 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     }
 }
 
-/// Perft split by the first move.
+/// Perft split by the first move. At depth 0 there is no first move: the split is empty (the
+/// tree is the one leaf counted by `perft(pos, 0)`).
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    let depth = depth.max(1);
+    if depth == 0 {
+        return Vec::new();
+    }
     pos.legal_moves()
         .into_iter()
         .map(|m| (m, perft(&pos.after(m), depth - 1)))
@@ -47,9 +54,11 @@ pub fn perft_parallel(pos: &Position, depth: u32) -> u64 {
         .sum()
 }
 
-/// Parallel divide.
+/// Parallel divide (empty at depth 0, like [`divide`]).
 pub fn divide_parallel(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    let depth = depth.max(1);
+    if depth == 0 {
+        return Vec::new();
+    }
     let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
     moves
         .par_iter()

@@ -123,7 +123,14 @@ pub fn read_entries(bytes: &[u8], source: &str) -> Vec<GameEntry> {
 }
 
 /// Reads every game of a CCBridge file of the given kind as entries of `source`.
+///
+/// A file named for one kind whose content is plainly another (a CBR saved as `.cbl`) is read as
+/// what it is.
 pub fn read_kind(bytes: &[u8], kind: CcbridgeKind, source: &str) -> Vec<GameEntry> {
+    let kind = match sniff(bytes) {
+        Some(actual) if actual != kind => actual,
+        _ => kind,
+    };
     match kind {
         CcbridgeKind::Cbr => vec![entry(source, 0, Format::Cbr, parse_cbr(bytes, 0))],
         CcbridgeKind::Cbl => match cbl_records(bytes) {
@@ -180,6 +187,14 @@ fn cbl_records(bytes: &[u8]) -> Result<Vec<(usize, usize)>, RecordError> {
             ),
         )
         .at_offset(bytes.len() as u64));
+    }
+    if !bytes.starts_with(CBL_MAGIC) {
+        // Without the magic a scan for CBR records would call random bytes an empty library.
+        return Err(RecordError::new(
+            kind::BAD_HEADER,
+            "not a CBL library (no 'CCBridgeLibrary' magic)",
+        )
+        .at_offset(0));
     }
     let slots = u32::from_le_bytes([bytes[60], bytes[61], bytes[62], bytes[63]]) as usize;
     let first = slots
