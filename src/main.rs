@@ -410,7 +410,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 )),
                 None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
             };
-            let (_, failed) = xiangqi_arbiter::report::convert(
+            let (_, failed, unreadable) = xiangqi_arbiter::report::convert(
                 &paths,
                 notation,
                 format,
@@ -419,6 +419,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
             )
             .map_err(io_failure)?;
             out.flush().map_err(io_failure)?;
+            if unreadable > 0 {
+                return Err(Failure {
+                    code: 2,
+                    message: format!("{unreadable} input(s) could not be read"),
+                });
+            }
             if failed > 0 {
                 return Err(invalid(format!("{failed} game(s) could not be converted")));
             }

@@ -203,20 +203,24 @@ pub enum ConvertFormat {
 }
 
 /// Converts every valid game of the paths to `format` (PGN in `notation`, or DhtmlXQ), writing
-/// to `out`; invalid games are reported on `err` and skipped. Returns (converted, failed).
+/// to `out`; invalid games are reported on `err` and skipped. Returns (converted, failed,
+/// unreadable): `failed` counts every game not converted, `unreadable` those of them that were
+/// missing or could not be read (I/O), so that callers can tell usage/I-O errors from bad games.
 pub fn convert(
     paths: &[std::path::PathBuf],
     notation: Notation,
     format: ConvertFormat,
     out: &mut dyn Write,
     err: &mut dyn Write,
-) -> io::Result<(usize, usize)> {
+) -> io::Result<(usize, usize, usize)> {
     let (inputs, missing) = walk::expand(paths);
     let mut failed = 0;
+    let mut unreadable = 0;
     let mut done = 0;
     for e in missing {
         writeln!(err, "{e}")?;
         failed += 1;
+        unreadable += 1;
     }
     let mut io_err = None;
     walk::for_each_game(&inputs, |entry| {
@@ -226,6 +230,9 @@ pub fn convert(
         let r = (|| -> io::Result<()> {
             if let Some(e) = &entry.error {
                 failed += 1;
+                if e.kind == super::record::error::kind::IO {
+                    unreadable += 1;
+                }
                 return writeln!(err, "{e} (game not converted)");
             }
             let mut text = String::new();
@@ -245,6 +252,6 @@ pub fn convert(
     });
     match io_err {
         Some(e) => Err(e),
-        None => Ok((done, failed)),
+        None => Ok((done, failed, unreadable)),
     }
 }

@@ -309,7 +309,7 @@ fn validate_and_convert_drivers() {
 
     let mut out = Vec::new();
     let mut err = Vec::new();
-    let (done, failed) = report::convert(
+    let (done, failed, _) = report::convert(
         &[data().join("wukong_xqdb/dhtmlxq_html")],
         record::Notation::Iccs,
         report::ConvertFormat::Pgn,

@@ -285,3 +285,58 @@ fn unchecked_positions_without_kings_do_not_panic() {
         let _ = pos.null_move();
     }
 }
+
+#[test]
+fn truncated_variation_and_stray_braces_are_errors_not_panics_or_hangs() {
+    let dir = scratch("pgn-edges");
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "cut.pgn",
+            "[Event \"x\"]\n1. h2e2 (1... h9g7 2. ",
+            "variation not closed",
+        ),
+        ("brace.pgn", "1. h2e2 } h9g7 *\n", "'}' without '{'"),
+        (
+            "braces.pgn",
+            "1. h2e2 {{{ x }}} h9g7 *\n",
+            "'}' without '{'",
+        ),
+    ];
+    for (name, text, message) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let p = path.to_str().unwrap();
+        for args in [
+            vec!["validate", p],
+            vec!["convert", p],
+            vec!["adjudicate", p],
+        ] {
+            let o = xqa(&args);
+            expect_code(&o, 1, &format!("{args:?}"));
+            assert!(
+                stderr(&o).contains(message) || stdout(&o).contains(message),
+                "{args:?}: {}",
+                stderr(&o)
+            );
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn directory_symlink_loops_are_walked_once() {
+    let dir = scratch("symlink-loop");
+    let d = dir.join("d");
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("g.pgn"), "1. h2e2 h9g7 *\n").unwrap();
+    std::os::unix::fs::symlink("../d", d.join("loop")).unwrap();
+    let o = xqa(&["validate", "--json", d.to_str().unwrap()]);
+    expect_code(&o, 0, "validate loop");
+    assert_eq!(stdout(&o).lines().count(), 1, "{}", stdout(&o));
+}
+
+#[test]
+fn convert_of_a_missing_file_is_an_io_error() {
+    let o = xqa(&["convert", "/no/such/file.pgn"]);
+    expect_code(&o, 2, "convert missing");
+}

@@ -349,6 +349,11 @@ enum End {
 impl<'a> Parser<'a> {
     /// The 1-based column (in characters) of byte offset `at` on the current line.
     fn column(&mut self, at: usize) -> u32 {
+        if at < self.line_start {
+            // A position on an earlier line (an error reported at where a construct opened).
+            let start = self.s[..at].rfind('\n').map_or(0, |k| k + 1);
+            return 1 + self.s[start..at].chars().count() as u32;
+        }
         let (off, col) = if self.col_cache.0 >= self.line_start && self.col_cache.0 <= at {
             self.col_cache
         } else {
@@ -647,9 +652,23 @@ impl<'a> Parser<'a> {
                         "tag pair inside movetext (missing result or blank line?)",
                     ));
                 }
+                b'}' => {
+                    return Err(self.err_at(self.i, kind::RECORD_SYNTAX, "'}' without '{'"));
+                }
                 _ => {
                     let open = self.i;
                     let end = self.word_end(open);
+                    if end == open {
+                        // A delimiter no arm above consumes: never loop on it.
+                        return Err(self.err_at(
+                            open,
+                            kind::RECORD_SYNTAX,
+                            format!(
+                                "unexpected '{}'",
+                                self.s[open..].chars().next().unwrap_or(' ')
+                            ),
+                        ));
+                    }
                     self.i = end;
                     let word = &self.s[open..end];
                     if let Some(r) = GameResult::from_token(word) {
@@ -670,6 +689,7 @@ impl<'a> Parser<'a> {
     /// Skips the rest of a variation up to and including its `)`.
     fn skip_to_close(&mut self) -> Result<(), RecordError> {
         let open = self.i;
+        let (open_line, open_line_start) = (self.line, self.line_start);
         let mut depth = 1;
         while self.i < self.b.len() {
             match self.b[self.i] {
@@ -697,6 +717,9 @@ impl<'a> Parser<'a> {
             }
             self.i += 1;
         }
+        // Report the error on the line where the skipped variation began.
+        self.line = open_line;
+        self.line_start = open_line_start;
         Err(self.err_at(open, kind::RECORD_SYNTAX, "variation not closed"))
     }
 

@@ -105,7 +105,7 @@ pub fn expand(paths: &[PathBuf]) -> (Vec<Input>, Vec<RecordError>) {
         if p.as_os_str() == "-" {
             inputs.push(Input::Stdin);
         } else if p.is_dir() {
-            walk_dir(p, &mut inputs, &mut errors);
+            walk_dir(p, &mut inputs, &mut errors, &mut Default::default());
         } else if p.exists() {
             inputs.push(Input::File(p.clone()));
         } else {
@@ -118,7 +118,19 @@ pub fn expand(paths: &[PathBuf]) -> (Vec<Input>, Vec<RecordError>) {
     (inputs, errors)
 }
 
-fn walk_dir(dir: &Path, inputs: &mut Vec<Input>, errors: &mut Vec<RecordError>) {
+/// Adds the files below `dir`, recursively. Each directory is entered once, by its canonical
+/// path, so symbolic-link loops are not followed.
+fn walk_dir(
+    dir: &Path,
+    inputs: &mut Vec<Input>,
+    errors: &mut Vec<RecordError>,
+    visited: &mut std::collections::HashSet<PathBuf>,
+) {
+    if let Ok(real) = fs::canonicalize(dir)
+        && !visited.insert(real)
+    {
+        return;
+    }
     let mut entries: Vec<PathBuf> = match fs::read_dir(dir) {
         Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
         Err(e) => {
@@ -132,7 +144,7 @@ fn walk_dir(dir: &Path, inputs: &mut Vec<Input>, errors: &mut Vec<RecordError>) 
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            walk_dir(&p, inputs, errors);
+            walk_dir(&p, inputs, errors, visited);
         } else {
             let ext = p
                 .extension()
