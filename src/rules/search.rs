@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
-use crate::types::{Move, MoveList, Role};
+use crate::types::{Move, MoveList, Role, Square};
 
 /// The node budget ran out before the search could decide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +44,7 @@ impl Budget {
 /// before playing the move): pieces on the king's file or rank, or next to it diagonally (horse
 /// legs), or arriving on those lines or on a horse or pawn checking square.
 #[inline]
-fn may_give_check(pos: &Position, m: Move, ksq: crate::types::Square) -> bool {
+fn may_give_check(pos: &Position, m: Move, ksq: Square) -> bool {
     let lines = Bitboard::file(ksq.file()) | Bitboard::rank(ksq.rank());
     if lines.contains(m.from) || lines.contains(m.to) {
         return true;
@@ -58,6 +58,92 @@ fn may_give_check(pos: &Position, m: Move, ksq: crate::types::Square) -> bool {
         // Elephants and advisors only uncover checks (from-square tests above); horse legs too.
         _ => false,
     }
+}
+
+/// Squares strictly between two squares on one file or rank (empty otherwise).
+#[inline]
+fn between(a: Square, b: Square) -> Bitboard {
+    let (af, ar, bf, br) = (
+        a.file().index() as i32,
+        a.rank().index() as i32,
+        b.file().index() as i32,
+        b.rank().index() as i32,
+    );
+    let mut out = Bitboard::EMPTY;
+    if af == bf {
+        for r in ar.min(br) + 1..ar.max(br) {
+            out |= Bitboard::from_square(Square::from_index((r * 9 + af) as usize));
+        }
+    } else if ar == br {
+        for f in af.min(bf) + 1..af.max(bf) {
+            out |= Bitboard::from_square(Square::from_index((ar * 9 + f) as usize));
+        }
+    }
+    out
+}
+
+/// Whether the side to move has a legal move: exactly [`Position::has_legal_move`], faster in
+/// check. General moves are tried first; another piece's move can only answer a check by
+/// landing on the checker or between it and the general (on a horse's leg), or by moving a
+/// cannon's screen away, so only such moves are tested for legality.
+pub fn has_legal_reply(q: &Position) -> bool {
+    let checkers = q.checkers();
+    if checkers.is_empty() {
+        return q.has_legal_move();
+    }
+    let us = q.turn();
+    let k = q.king(us);
+    let own = q.by_color(us);
+    for to in attacks::king_attacks(k) - own {
+        if !q.leaves_king_attacked(Move::new(k, to), k) {
+            return true;
+        }
+    }
+    // For each checker: the squares a move must reach, and a cannon's screen (may leave).
+    let mut conds: arrayvec::ArrayVec<(Bitboard, Bitboard), 8> = arrayvec::ArrayVec::new();
+    for c in checkers {
+        let role = q.piece_at(c).map(|p| p.role);
+        let (mask, screen) = match role {
+            Some(Role::Horse) => {
+                let (hf, hr) = (c.file().index() as i32, c.rank().index() as i32);
+                let (df, dr) = (k.file().index() as i32 - hf, k.rank().index() as i32 - hr);
+                let leg = if df.abs() == 2 {
+                    (hf + df / 2, hr)
+                } else {
+                    (hf, hr + dr / 2)
+                };
+                let leg = Square::from_index((leg.1 * 9 + leg.0) as usize);
+                (Bitboard::from_square(c).with(leg), Bitboard::EMPTY)
+            }
+            Some(Role::Cannon) => {
+                let b = between(c, k);
+                (Bitboard::from_square(c) | b, b & q.occupied())
+            }
+            Some(Role::Pawn) => (Bitboard::from_square(c), Bitboard::EMPTY),
+            // Rook or the facing general: capture or block the line.
+            _ => (Bitboard::from_square(c) | between(c, k), Bitboard::EMPTY),
+        };
+        if conds.try_push((mask, screen)).is_err() {
+            return q.has_legal_move();
+        }
+    }
+    let mut found = false;
+    q.for_each_pseudo_legal(|from, targets| {
+        if found || from == k {
+            return;
+        }
+        for to in targets {
+            if conds
+                .iter()
+                .all(|&(mask, screen)| mask.contains(to) || screen.contains(from))
+                && !q.leaves_king_attacked(Move::new(from, to), k)
+            {
+                found = true;
+                return;
+            }
+        }
+    });
+    found
 }
 
 /// The legal moves of the side to move that give check.
@@ -167,7 +253,10 @@ fn mate_in(
     // Mate in one first: it needs no replies searched.
     for &m in checks {
         budget.tick()?;
-        if !pos.after(m).has_legal_move() {
+        let after = pos.after(m);
+        let reply = has_legal_reply(&after);
+        debug_assert_eq!(reply, after.has_legal_move());
+        if !reply {
             table.put(key, Some(1), None);
             return Ok(true);
         }
