@@ -152,17 +152,21 @@ pub fn checking_moves(pos: &Position) -> MoveList {
     let ksq = pos.king(!us);
     let own_king = pos.king(us);
     let mut out = MoveList::new();
+    // One scratch copy, played and taken back; the check test (which rejects most candidates)
+    // before the legality test.
+    let mut q = *pos;
     pos.for_each_pseudo_legal(|from, targets| {
         for to in targets {
             let m = Move::new(from, to);
             // (In a hypothetical position where the enemy general stands attacked, taking it is
             // not a move.)
-            if to == ksq || !may_give_check(pos, m, ksq) || pos.leaves_king_attacked(m, own_king) {
+            if to == ksq || !may_give_check(pos, m, ksq) {
                 continue;
             }
-            let mut q = *pos;
-            q.play_unchecked(m);
-            if q.is_check() {
+            let undo = q.play_unchecked(m);
+            let check = q.is_check();
+            q.undo(m, undo);
+            if check && !pos.leaves_king_attacked(m, own_king) {
                 out.push(m);
             }
         }
