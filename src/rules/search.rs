@@ -7,6 +7,7 @@
 //! nature as undetermined: it never guesses.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
@@ -174,12 +175,30 @@ pub fn checking_moves(pos: &Position) -> MoveList {
     out
 }
 
+/// Hasher for Zobrist keys, which are already uniformly random: the key is its own hash.
+#[derive(Default)]
+struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 /// Results of mate searches by position (key includes the side to move): the shortest mate
 /// found and the deepest search that found none. Facts about a position alone, so the table can
 /// be kept across the moves of a line.
 #[derive(Default, Debug)]
 pub struct MateTable {
-    map: HashMap<u64, (u8, u8)>,
+    map: HashMap<u64, (u8, u8), BuildHasherDefault<ZobristHasher>>,
 }
 
 impl MateTable {
@@ -254,10 +273,13 @@ fn mate_in(
     if none >= depth {
         return Ok(false);
     }
-    // Mate in one first: it needs no replies searched.
+    // Mate in one first: it needs no replies searched. (The positions are kept for the deeper
+    // search below.)
+    let mut afters: arrayvec::ArrayVec<Position, 128> = arrayvec::ArrayVec::new();
     for &m in checks {
         budget.tick()?;
         let after = pos.after(m);
+        afters.push(after);
         let reply = has_legal_reply(&after);
         debug_assert_eq!(reply, after.has_legal_move());
         if !reply {
@@ -266,8 +288,7 @@ fn mate_in(
         }
     }
     if depth > 1 {
-        for &m in checks {
-            let q = pos.after(m);
+        for q in &afters {
             let mut replies = q.legal_moves();
             // Likely escapes first: captures (of the checker), then general moves.
             let ksq = q.king(q.turn());
