@@ -83,24 +83,12 @@ fn between(a: Square, b: Square) -> Bitboard {
     out
 }
 
-/// Whether the side to move has a legal move: exactly [`Position::has_legal_move`], faster in
-/// check. General moves are tried first; another piece's move can only answer a check by
-/// landing on the checker or between it and the general (on a horse's leg), or by moving a
-/// cannon's screen away, so only such moves are tested for legality.
-pub fn has_legal_reply(q: &Position) -> bool {
-    let checkers = q.checkers();
-    if checkers.is_empty() {
-        return q.has_legal_move();
-    }
-    let us = q.turn();
-    let k = q.king(us);
-    let own = q.by_color(us);
-    for to in attacks::king_attacks(k) - own {
-        if !q.leaves_king_attacked(Move::new(k, to), k) {
-            return true;
-        }
-    }
-    // For each checker: the squares a move must reach, and a cannon's screen (may leave).
+/// For each checker of the side to move: the squares a move by another piece than the general
+/// must reach (the checker, the line between, a horse's leg), and a cannon's screen (which may
+/// leave instead). `None` when there are too many checkers to list.
+type Conds = arrayvec::ArrayVec<(Bitboard, Bitboard), 8>;
+
+fn evasion_conds(q: &Position, checkers: Bitboard, k: Square) -> Option<Conds> {
     let mut conds: arrayvec::ArrayVec<(Bitboard, Bitboard), 8> = arrayvec::ArrayVec::new();
     for c in checkers {
         let role = q.piece_at(c).map(|p| p.role);
@@ -125,9 +113,60 @@ pub fn has_legal_reply(q: &Position) -> bool {
             _ => (Bitboard::from_square(c) | between(c, k), Bitboard::EMPTY),
         };
         if conds.try_push((mask, screen)).is_err() {
-            return q.has_legal_move();
+            return None;
         }
     }
+    Some(conds)
+}
+
+/// Exactly [`Position::legal_moves`] (same moves, same order), faster in check: moves by
+/// pieces other than the general are tested for legality only when they can answer every check.
+pub fn legal_replies(q: &Position) -> MoveList {
+    let checkers = q.checkers();
+    if checkers.is_empty() {
+        return q.legal_moves();
+    }
+    let k = q.king(q.turn());
+    let Some(conds) = evasion_conds(q, checkers, k) else {
+        return q.legal_moves();
+    };
+    let mut out = MoveList::new();
+    q.for_each_pseudo_legal(|from, targets| {
+        for to in targets {
+            let m = Move::new(from, to);
+            if (from == k
+                || conds
+                    .iter()
+                    .all(|&(mask, screen)| mask.contains(to) || screen.contains(from)))
+                && !q.leaves_king_attacked(m, k)
+            {
+                out.push(m);
+            }
+        }
+    });
+    out
+}
+
+/// Whether the side to move has a legal move: exactly [`Position::has_legal_move`], faster in
+/// check. General moves are tried first; another piece's move can only answer a check by
+/// landing on the checker or between it and the general (on a horse's leg), or by moving a
+/// cannon's screen away, so only such moves are tested for legality.
+pub fn has_legal_reply(q: &Position) -> bool {
+    let checkers = q.checkers();
+    if checkers.is_empty() {
+        return q.has_legal_move();
+    }
+    let us = q.turn();
+    let k = q.king(us);
+    let own = q.by_color(us);
+    for to in attacks::king_attacks(k) - own {
+        if !q.leaves_king_attacked(Move::new(k, to), k) {
+            return true;
+        }
+    }
+    let Some(conds) = evasion_conds(q, checkers, k) else {
+        return q.has_legal_move();
+    };
     let mut found = false;
     q.for_each_pseudo_legal(|from, targets| {
         if found || from == k {
@@ -289,7 +328,8 @@ fn mate_in(
     }
     if depth > 1 {
         for q in &afters {
-            let mut replies = q.legal_moves();
+            let mut replies = legal_replies(q);
+            debug_assert_eq!(replies, q.legal_moves());
             // Likely escapes first: captures (of the checker), then general moves.
             let ksq = q.king(q.turn());
             replies.sort_by_key(|r| (q.piece_at(r.to).is_none(), r.from != ksq));
