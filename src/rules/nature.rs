@@ -669,7 +669,7 @@ impl<'p> Analyzer<'p> {
             self.budget.tick()?;
             let gained = q.piece_at(m.to).map(|p| self.mat(p)).unwrap_or_default();
             let r = q.after(m);
-            let replies = r.legal_moves();
+            let replies = search::legal_replies(&r);
             if replies.is_empty() {
                 continue; // mate: a mate threat, not a chase
             }

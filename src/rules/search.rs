@@ -7,11 +7,12 @@
 //! nature as undetermined: it never guesses.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
-use crate::types::{Move, MoveList, Role};
+use crate::types::{Move, MoveList, Role, Square};
 
 /// The node budget ran out before the search could decide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +45,7 @@ impl Budget {
 /// before playing the move): pieces on the king's file or rank, or next to it diagonally (horse
 /// legs), or arriving on those lines or on a horse or pawn checking square.
 #[inline]
-fn may_give_check(pos: &Position, m: Move, ksq: crate::types::Square) -> bool {
+fn may_give_check(pos: &Position, m: Move, ksq: Square) -> bool {
     let lines = Bitboard::file(ksq.file()) | Bitboard::rank(ksq.rank());
     if lines.contains(m.from) || lines.contains(m.to) {
         return true;
@@ -60,23 +61,85 @@ fn may_give_check(pos: &Position, m: Move, ksq: crate::types::Square) -> bool {
     }
 }
 
-/// The legal moves of the side to move that give check.
-pub fn checking_moves(pos: &Position) -> MoveList {
-    let us = pos.turn();
-    let ksq = pos.king(!us);
-    let own_king = pos.king(us);
+/// Squares strictly between two squares on one file or rank (empty otherwise).
+#[inline]
+fn between(a: Square, b: Square) -> Bitboard {
+    let (af, ar, bf, br) = (
+        a.file().index() as i32,
+        a.rank().index() as i32,
+        b.file().index() as i32,
+        b.rank().index() as i32,
+    );
+    let mut out = Bitboard::EMPTY;
+    if af == bf {
+        for r in ar.min(br) + 1..ar.max(br) {
+            out |= Bitboard::from_square(Square::from_index((r * 9 + af) as usize));
+        }
+    } else if ar == br {
+        for f in af.min(bf) + 1..af.max(bf) {
+            out |= Bitboard::from_square(Square::from_index((ar * 9 + f) as usize));
+        }
+    }
+    out
+}
+
+/// For each checker of the side to move: the squares a move by another piece than the general
+/// must reach (the checker, the line between, a horse's leg), and a cannon's screen (which may
+/// leave instead). `None` when there are too many checkers to list.
+type Conds = arrayvec::ArrayVec<(Bitboard, Bitboard), 8>;
+
+fn evasion_conds(q: &Position, checkers: Bitboard, k: Square) -> Option<Conds> {
+    let mut conds: arrayvec::ArrayVec<(Bitboard, Bitboard), 8> = arrayvec::ArrayVec::new();
+    for c in checkers {
+        let role = q.piece_at(c).map(|p| p.role);
+        let (mask, screen) = match role {
+            Some(Role::Horse) => {
+                let (hf, hr) = (c.file().index() as i32, c.rank().index() as i32);
+                let (df, dr) = (k.file().index() as i32 - hf, k.rank().index() as i32 - hr);
+                let leg = if df.abs() == 2 {
+                    (hf + df / 2, hr)
+                } else {
+                    (hf, hr + dr / 2)
+                };
+                let leg = Square::from_index((leg.1 * 9 + leg.0) as usize);
+                (Bitboard::from_square(c).with(leg), Bitboard::EMPTY)
+            }
+            Some(Role::Cannon) => {
+                let b = between(c, k);
+                (Bitboard::from_square(c) | b, b & q.occupied())
+            }
+            Some(Role::Pawn) => (Bitboard::from_square(c), Bitboard::EMPTY),
+            // Rook or the facing general: capture or block the line.
+            _ => (Bitboard::from_square(c) | between(c, k), Bitboard::EMPTY),
+        };
+        if conds.try_push((mask, screen)).is_err() {
+            return None;
+        }
+    }
+    Some(conds)
+}
+
+/// Exactly [`Position::legal_moves`] (same moves, same order), faster in check: moves by
+/// pieces other than the general are tested for legality only when they can answer every check.
+pub fn legal_replies(q: &Position) -> MoveList {
+    let checkers = q.checkers();
+    if checkers.is_empty() {
+        return q.legal_moves();
+    }
+    let k = q.king(q.turn());
+    let Some(conds) = evasion_conds(q, checkers, k) else {
+        return q.legal_moves();
+    };
     let mut out = MoveList::new();
-    pos.for_each_pseudo_legal(|from, targets| {
+    q.for_each_pseudo_legal(|from, targets| {
         for to in targets {
             let m = Move::new(from, to);
-            // (In a hypothetical position where the enemy general stands attacked, taking it is
-            // not a move.)
-            if to == ksq || !may_give_check(pos, m, ksq) || pos.leaves_king_attacked(m, own_king) {
-                continue;
-            }
-            let mut q = *pos;
-            q.play_unchecked(m);
-            if q.is_check() {
+            if (from == k
+                || conds
+                    .iter()
+                    .all(|&(mask, screen)| mask.contains(to) || screen.contains(from)))
+                && !q.leaves_king_attacked(m, k)
+            {
                 out.push(m);
             }
         }
@@ -84,12 +147,97 @@ pub fn checking_moves(pos: &Position) -> MoveList {
     out
 }
 
+/// Whether the side to move has a legal move: exactly [`Position::has_legal_move`], faster in
+/// check. General moves are tried first; another piece's move can only answer a check by
+/// landing on the checker or between it and the general (on a horse's leg), or by moving a
+/// cannon's screen away, so only such moves are tested for legality.
+pub fn has_legal_reply(q: &Position) -> bool {
+    let checkers = q.checkers();
+    if checkers.is_empty() {
+        return q.has_legal_move();
+    }
+    let us = q.turn();
+    let k = q.king(us);
+    let own = q.by_color(us);
+    for to in attacks::king_attacks(k) - own {
+        if !q.leaves_king_attacked(Move::new(k, to), k) {
+            return true;
+        }
+    }
+    let Some(conds) = evasion_conds(q, checkers, k) else {
+        return q.has_legal_move();
+    };
+    let mut found = false;
+    q.for_each_pseudo_legal(|from, targets| {
+        if found || from == k {
+            return;
+        }
+        for to in targets {
+            if conds
+                .iter()
+                .all(|&(mask, screen)| mask.contains(to) || screen.contains(from))
+                && !q.leaves_king_attacked(Move::new(from, to), k)
+            {
+                found = true;
+                return;
+            }
+        }
+    });
+    found
+}
+
+/// The legal moves of the side to move that give check.
+pub fn checking_moves(pos: &Position) -> MoveList {
+    let us = pos.turn();
+    let ksq = pos.king(!us);
+    let own_king = pos.king(us);
+    let mut out = MoveList::new();
+    // One scratch copy, played and taken back; the check test (which rejects most candidates)
+    // before the legality test.
+    let mut q = *pos;
+    pos.for_each_pseudo_legal(|from, targets| {
+        for to in targets {
+            let m = Move::new(from, to);
+            // (In a hypothetical position where the enemy general stands attacked, taking it is
+            // not a move.)
+            if to == ksq || !may_give_check(pos, m, ksq) {
+                continue;
+            }
+            let undo = q.play_unchecked(m);
+            let check = q.is_check();
+            q.undo(m, undo);
+            if check && !pos.leaves_king_attacked(m, own_king) {
+                out.push(m);
+            }
+        }
+    });
+    out
+}
+
+/// Hasher for Zobrist keys, which are already uniformly random: the key is its own hash.
+#[derive(Default)]
+struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 /// Results of mate searches by position (key includes the side to move): the shortest mate
 /// found and the deepest search that found none. Facts about a position alone, so the table can
 /// be kept across the moves of a line.
 #[derive(Default, Debug)]
 pub struct MateTable {
-    map: HashMap<u64, (u8, u8)>,
+    map: HashMap<u64, (u8, u8), BuildHasherDefault<ZobristHasher>>,
 }
 
 impl MateTable {
@@ -164,18 +312,24 @@ fn mate_in(
     if none >= depth {
         return Ok(false);
     }
-    // Mate in one first: it needs no replies searched.
+    // Mate in one first: it needs no replies searched. (The positions are kept for the deeper
+    // search below.)
+    let mut afters: arrayvec::ArrayVec<Position, 128> = arrayvec::ArrayVec::new();
     for &m in checks {
         budget.tick()?;
-        if !pos.after(m).has_legal_move() {
+        let after = pos.after(m);
+        afters.push(after);
+        let reply = has_legal_reply(&after);
+        debug_assert_eq!(reply, after.has_legal_move());
+        if !reply {
             table.put(key, Some(1), None);
             return Ok(true);
         }
     }
     if depth > 1 {
-        for &m in checks {
-            let q = pos.after(m);
-            let mut replies = q.legal_moves();
+        for q in &afters {
+            let mut replies = legal_replies(q);
+            debug_assert_eq!(replies, q.legal_moves());
             // Likely escapes first: captures (of the checker), then general moves.
             let ksq = q.king(q.turn());
             replies.sort_by_key(|r| (q.piece_at(r.to).is_none(), r.from != ksq));
