@@ -52,25 +52,8 @@ const TAG_NAMES: &[(&str, &str)] = &[
     ("author", "Author"),
 ];
 
-/// The roles of the 16 binit entries of one side.
-const BINIT_ROLES: [Role; 16] = [
-    Role::Rook,
-    Role::Horse,
-    Role::Elephant,
-    Role::Advisor,
-    Role::King,
-    Role::Advisor,
-    Role::Elephant,
-    Role::Horse,
-    Role::Rook,
-    Role::Cannon,
-    Role::Cannon,
-    Role::Pawn,
-    Role::Pawn,
-    Role::Pawn,
-    Role::Pawn,
-    Role::Pawn,
-];
+/// The roles of the 16 binit entries of one side: the same order as the XQF piece table.
+use super::xqf::TABLE_ROLES as BINIT_ROLES;
 
 /// Whether the text holds a DhtmlXQ record.
 pub fn looks_like(text: &str) -> bool {

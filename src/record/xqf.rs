@@ -36,8 +36,9 @@ pub const MIN_VERSION: u8 = 10;
 
 const HEADER_LEN: usize = 0x400;
 const KEY_STRING: &[u8; 32] = b"[(C) Copyright Mr. Dong Shiwei.]";
-/// Piece roles of the 16 entries of each side's part of the piece table.
-const TABLE_ROLES: [Role; 16] = [
+/// Piece roles of the 16 entries of each side's part of the piece table (also the order of
+/// DhtmlXQ's `binit`).
+pub(crate) const TABLE_ROLES: [Role; 16] = [
     Role::Rook,
     Role::Horse,
     Role::Elephant,
