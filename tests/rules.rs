@@ -81,9 +81,7 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     "图3",
     "图4",
     "图8",
-    "图9",
     "图11",
-    "图13",
     "图17",
     "图18",
     "图21",
@@ -367,6 +365,19 @@ fn a_pawn_taking_a_piece_with_a_false_root_still_chases_alone() {
     let n = cxa("3k1a3/R8/4b4/7N1/6b2/9/7N1/4B4/4A4/3AK1B2 w", "h6f7");
     assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
     assert_eq!(target_squares(&n), ["g5"]);
+}
+
+#[test]
+fn uncovering_two_rooks_against_each_other_offers_an_exchange() {
+    // The horse steps off the a-file: the rooks a1 and a8 now face each other (兑), though
+    // neither moved. Idle, exchange.
+    let n = cxa("r3k4/9/9/9/N8/9/9/R8/9/3K5 w", "a5c4");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange));
+    // A piece stepping between two cannons as their common screen offers the exchange too.
+    let n = cxa("c3k4/9/9/9/9/1N7/9/C8/9/3K5 w", "b4a6");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange));
 }
 
 // ---- repetition ----

@@ -1054,6 +1054,35 @@ impl<'p> Analyzer<'p> {
         Ok(targets)
     }
 
+    /// Whether the move sets two equal pieces against each other without moving either (兑 by
+    /// a screen or an uncovered line, RULES.md §2: an exchange offer is idle-class): after it,
+    /// an enemy piece and one of ours, worth the same, can each take the other ([`Self::mutual`]),
+    /// and they could not before. A horse stepping off the line between two rooks, or a piece
+    /// stepping between two cannons as their common screen, offers the exchange as surely as
+    /// moving one of the pieces would.
+    fn opens_exchange(&self, before: &Position, m: Move, after: &Position) -> bool {
+        let us = before.turn();
+        let ours = after.by_color(us).without(m.to);
+        let mover_view = after.null_move();
+        for x in ours {
+            if after.piece_at(x).is_some_and(|p| p.role == Role::King) {
+                continue;
+            }
+            for cm in Self::captures_to(after, x) {
+                let y = cm.from;
+                if !self.mutual(&mover_view, x, y) {
+                    continue;
+                }
+                // New: the pair did not stand in an exchange before the move.
+                let was = before.piece_at(y) == after.piece_at(y) && self.mutual(before, x, y);
+                if !was {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// The idle kind of an idle move, if one applies.
     fn idle_kind(
         &mut self,
@@ -1086,6 +1115,9 @@ impl<'p> Analyzer<'p> {
         }
         if offer {
             return Some(IdleKind::Offer);
+        }
+        if self.opens_exchange(before, m, after) {
+            return Some(IdleKind::Exchange);
         }
         let us = before.turn();
         let mut them_before = before.by_color(!us);
