@@ -61,28 +61,6 @@ fn may_give_check(pos: &Position, m: Move, ksq: Square) -> bool {
     }
 }
 
-/// Squares strictly between two squares on one file or rank (empty otherwise).
-#[inline]
-fn between(a: Square, b: Square) -> Bitboard {
-    let (af, ar, bf, br) = (
-        a.file().index() as i32,
-        a.rank().index() as i32,
-        b.file().index() as i32,
-        b.rank().index() as i32,
-    );
-    let mut out = Bitboard::EMPTY;
-    if af == bf {
-        for r in ar.min(br) + 1..ar.max(br) {
-            out |= Bitboard::from_square(Square::from_index((r * 9 + af) as usize));
-        }
-    } else if ar == br {
-        for f in af.min(bf) + 1..af.max(bf) {
-            out |= Bitboard::from_square(Square::from_index((ar * 9 + f) as usize));
-        }
-    }
-    out
-}
-
 /// For each checker of the side to move: the squares a move by another piece than the general
 /// must reach (the checker, the line between, a horse's leg), and a cannon's screen (which may
 /// leave instead). `None` when there are too many checkers to list.
@@ -105,12 +83,15 @@ fn evasion_conds(q: &Position, checkers: Bitboard, k: Square) -> Option<Conds> {
                 (Bitboard::from_square(c).with(leg), Bitboard::EMPTY)
             }
             Some(Role::Cannon) => {
-                let b = between(c, k);
+                let b = attacks::between(c, k);
                 (Bitboard::from_square(c) | b, b & q.occupied())
             }
             Some(Role::Pawn) => (Bitboard::from_square(c), Bitboard::EMPTY),
             // Rook or the facing general: capture or block the line.
-            _ => (Bitboard::from_square(c) | between(c, k), Bitboard::EMPTY),
+            _ => (
+                Bitboard::from_square(c) | attacks::between(c, k),
+                Bitboard::EMPTY,
+            ),
         };
         if conds.try_push((mask, screen)).is_err() {
             return None;
@@ -186,14 +167,158 @@ pub fn has_legal_reply(q: &Position) -> bool {
     found
 }
 
-/// The legal moves of the side to move that give check.
+/// The legal moves of the side to move that give check, in the order of
+/// [`Position::legal_moves`].
+///
+/// Moves are not played: with the enemy general on `K` not attacked yet, a move `from -> to`
+/// gives check only if
+/// - the moved piece attacks `K` from `to` (a rook on a clear line, a cannon with one screen, a
+///   horse with a free leg, a pawn next to it): exact per-role point sets, computed once, when
+///   `from` lies on no line to `K` as its first or second piece (otherwise the exact test);
+/// - or it uncovers a check (it was the first or second piece on a line from `K`, or stood on
+///   the leg of an own horse aimed at `K`), or becomes the screen of an own cannon facing `K`
+///   with nothing between: those moves get the exact test on the occupancy after the move.
+///
+/// When the enemy general already stands attacked (a hypothetical position), every move is
+/// tested by playing it.
 pub fn checking_moves(pos: &Position) -> MoveList {
+    let us = pos.turn();
+    let ksq = pos.king(!us);
+    if pos.attackers(ksq, us).any() {
+        return checking_moves_by_play(pos);
+    }
+    let own_king = pos.king(us);
+    let own = pos.by_color(us);
+    let them = pos.by_color(!us);
+    let occ = pos.occupied();
+    let rot = pos.occupied_rotated();
+
+    // Lines from the enemy general: the first two pieces on each may uncover a check; empty
+    // points in front of an own cannon that faces it make a screen when a piece lands there.
+    let mut discover = Bitboard::EMPTY;
+    let mut screen = Bitboard::EMPTY;
+    let own_cannons = pos.pieces(us, Role::Cannon);
+    for d in 0..4 {
+        let on = attacks::ray(d, ksq) & occ;
+        let Some(p1) = attacks::nearest_on_ray(d, on) else {
+            continue;
+        };
+        discover |= Bitboard::from_square(p1);
+        if own_cannons.contains(p1) {
+            screen |= attacks::between(ksq, p1);
+        }
+        if let Some(p2) = attacks::nearest_on_ray(d, on.without(p1)) {
+            discover |= Bitboard::from_square(p2);
+        }
+    }
+    let own_horses = pos.pieces(us, Role::Horse);
+    for leg in attacks::horse_attackers(ksq) {
+        if (leg.targets & own_horses).any() {
+            discover |= Bitboard::from_square(leg.block);
+        }
+    }
+    discover &= own;
+
+    // Points from which each role checks directly (for a piece not in `discover`).
+    let r1 = attacks::rook_attacks(ksq, occ, rot);
+    let mut occ2 = occ;
+    let mut rot2 = rot;
+    for b in r1 & occ {
+        occ2.clear(b);
+        rot2 &= !(1u128 << attacks::rot_index(b));
+    }
+    let rook_checks = r1;
+    let cannon_checks = attacks::rook_attacks(ksq, occ2, rot2) - r1;
+    let horse_checks = attacks::horse_attacker_squares(ksq, occ);
+    let pawn_checks = attacks::pawn_attackers(us, ksq);
+
+    let mut out = MoveList::new();
+    let mut emit = |from: Square, targets: Bitboard, direct: Bitboard| {
+        let (exact, sure) = if discover.contains(from) {
+            (targets, Bitboard::EMPTY)
+        } else {
+            let sure = targets & direct;
+            (targets & screen - sure, sure)
+        };
+        for to in (exact | sure).without(ksq) {
+            let m = Move::new(from, to);
+            if (sure.contains(to) || gives_check_exact(pos, m, ksq))
+                && !pos.leaves_king_attacked(m, own_king)
+            {
+                out.push(m);
+            }
+        }
+    };
+    for sq in pos.pieces(us, Role::Rook) {
+        emit(sq, attacks::rook_attacks(sq, occ, rot) - own, rook_checks);
+    }
+    for sq in pos.pieces(us, Role::Cannon) {
+        let quiet = attacks::rook_attacks(sq, occ, rot) - occ;
+        let targets = quiet | (attacks::cannon_attacks(sq, occ, rot) & them);
+        emit(sq, targets, cannon_checks);
+    }
+    for sq in own_horses {
+        emit(sq, attacks::horse_attacks(sq, occ) - own, horse_checks);
+    }
+    for sq in pos.pieces(us, Role::Pawn) {
+        emit(sq, attacks::pawn_attacks(us, sq) - own, pawn_checks);
+    }
+    // Elephants, advisors and the general never check by themselves (a general on the enemy
+    // general's open file would be an illegal move).
+    for sq in pos.pieces(us, Role::Elephant) {
+        emit(
+            sq,
+            attacks::elephant_attacks(sq, occ) - own,
+            Bitboard::EMPTY,
+        );
+    }
+    for sq in pos.pieces(us, Role::Advisor) {
+        emit(sq, attacks::advisor_attacks(sq) - own, Bitboard::EMPTY);
+    }
+    for sq in pos.pieces(us, Role::King) {
+        emit(sq, attacks::king_attacks(sq) - own, Bitboard::EMPTY);
+    }
+    debug_assert_eq!(out, checking_moves_by_play(pos), "{}", pos.fen());
+    out
+}
+
+/// Whether the pseudo-legal move `m` leaves the enemy general on `ksq` attacked, without
+/// playing it.
+#[inline]
+fn gives_check_exact(pos: &Position, m: Move, ksq: Square) -> bool {
+    let us = pos.turn();
+    let (from, to) = (m.from, m.to);
+    let occ = pos.occupied().without(from).with(to);
+    let rot = (pos.occupied_rotated() & !(1u128 << attacks::rot_index(from)))
+        | 1u128 << attacks::rot_index(to);
+    // The other pieces (the captured one, if any, is not ours).
+    let others = pos.by_color(us).without(from);
+    if pos.attackers_with(ksq, us, occ, rot, others).any() {
+        return true;
+    }
+    let Some(piece) = pos.piece_at(from) else {
+        return false;
+    };
+    match piece.role {
+        Role::Rook => attacks::rook_attacks(to, occ, rot).contains(ksq),
+        Role::Cannon => attacks::cannon_attacks(to, occ, rot).contains(ksq),
+        Role::Horse => attacks::horse_attacks(to, occ).contains(ksq),
+        Role::Pawn => attacks::pawn_attacks(us, to).contains(ksq),
+        Role::King => {
+            attacks::king_attacks(to).contains(ksq)
+                || (to.file() == ksq.file() && attacks::rook_attacks(to, occ, rot).contains(ksq))
+        }
+        Role::Advisor | Role::Elephant => false,
+    }
+}
+
+/// [`checking_moves`] by playing every candidate (for positions where the enemy general
+/// already stands attacked).
+fn checking_moves_by_play(pos: &Position) -> MoveList {
     let us = pos.turn();
     let ksq = pos.king(!us);
     let own_king = pos.king(us);
     let mut out = MoveList::new();
-    // One scratch copy, played and taken back; the check test (which rejects most candidates)
-    // before the legality test.
     let mut q = *pos;
     pos.for_each_pseudo_legal(|from, targets| {
         for to in targets {
@@ -394,6 +519,30 @@ mod tests {
             brute.sort_by_key(|m| (m.from as u8, m.to as u8));
             assert_eq!(fast, brute, "{fen}");
         }
+    }
+
+    /// Every position of the real games (and the same placement with the other side to move):
+    /// the generated checking moves are exactly those found by playing every move.
+    #[test]
+    fn checking_moves_match_playing_on_real_games() {
+        let mut n = 0;
+        for l in include_str!("../../tests/data/rules/games.jsonl").lines() {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let mut p = pos(v["fen"].as_str().unwrap());
+            for m in v["moves"].as_str().unwrap().split_whitespace() {
+                for q in [p, p.null_move()] {
+                    assert_eq!(
+                        checking_moves(&q),
+                        checking_moves_by_play(&q),
+                        "{}",
+                        q.fen()
+                    );
+                    n += 1;
+                }
+                p.play_unchecked(Move::parse_iccs(m).unwrap());
+            }
+        }
+        assert!(n > 20_000);
     }
 
     #[test]
