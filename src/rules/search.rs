@@ -357,33 +357,130 @@ impl Hasher for ZobristHasher {
     }
 }
 
-/// Results of mate searches by position (key includes the side to move): the shortest mate
-/// found and the deepest search that found none. Facts about a position alone, so the table can
-/// be kept across the moves of a line.
+/// What the mate searches know about a position (key includes the side to move): the shortest
+/// mate found, the deepest search that found none, and, once generated, its checking moves and
+/// its (ordered) replies to a check, kept in the table's move arena. Facts about a position
+/// alone, so the table can be kept across the moves of a line; iterative deepening visits the
+/// same positions again and finds their moves here.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    mate: u8,
+    none: u8,
+    checks: Span,
+    replies: Span,
+}
+
+/// A list in the move arena: start and length; `len == ABSENT` when not generated yet.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: u32,
+    len: u8,
+}
+
+const ABSENT: u8 = u8::MAX;
+const NO_SPAN: Span = Span {
+    start: 0,
+    len: ABSENT,
+};
+const EMPTY_ENTRY: Entry = Entry {
+    mate: u8::MAX,
+    none: 0,
+    checks: NO_SPAN,
+    replies: NO_SPAN,
+};
+
 #[derive(Default, Debug)]
 pub struct MateTable {
-    map: HashMap<u64, (u8, u8), BuildHasherDefault<ZobristHasher>>,
+    map: HashMap<u64, Entry, BuildHasherDefault<ZobristHasher>>,
+    arena: Vec<Move>,
 }
 
 impl MateTable {
-    /// Entries are dropped when the table grows past this size.
+    /// Everything is dropped when the table grows past this many positions or arena moves.
     const MAX: usize = 1 << 20;
 
     fn get(&self, key: u64) -> (u8, u8) {
-        self.map.get(&key).copied().unwrap_or((u8::MAX, 0))
+        self.map
+            .get(&key)
+            .map_or((u8::MAX, 0), |e| (e.mate, e.none))
+    }
+
+    fn make_room(&mut self, moves: usize) {
+        if self.map.len() >= Self::MAX || self.arena.len() + moves > Self::MAX {
+            self.map.clear();
+            self.arena.clear();
+        }
     }
 
     fn put(&mut self, key: u64, mate: Option<u8>, none_within: Option<u8>) {
-        if self.map.len() >= Self::MAX {
-            self.map.clear();
-        }
-        let e = self.map.entry(key).or_insert((u8::MAX, 0));
+        self.make_room(0);
+        let e = self.map.entry(key).or_insert(EMPTY_ENTRY);
         if let Some(d) = mate {
-            e.0 = e.0.min(d);
+            e.mate = e.mate.min(d);
         }
         if let Some(d) = none_within {
-            e.1 = e.1.max(d);
+            e.none = e.none.max(d);
         }
+    }
+
+    fn list(&self, span: Span) -> Option<MoveList> {
+        if span.len == ABSENT {
+            return None;
+        }
+        let start = span.start as usize;
+        let mut out = MoveList::new();
+        out.try_extend_from_slice(&self.arena[start..start + span.len as usize])
+            .expect("at most 128 moves");
+        Some(out)
+    }
+
+    fn store(&mut self, list: &MoveList) -> Span {
+        let start = self.arena.len() as u32;
+        self.arena.extend_from_slice(list);
+        Span {
+            start,
+            len: list.len() as u8,
+        }
+    }
+
+    /// [`checking_moves`] of `pos`, generated once.
+    fn checks(&mut self, pos: &Position) -> MoveList {
+        let key = pos.key();
+        if let Some(l) = self.map.get(&key).and_then(|e| self.list(e.checks)) {
+            debug_assert_eq!(l, checking_moves(pos));
+            return l;
+        }
+        let l = checking_moves(pos);
+        self.make_room(l.len());
+        let span = self.store(&l);
+        self.map.entry(key).or_insert(EMPTY_ENTRY).checks = span;
+        l
+    }
+
+    /// Whether the side to move has a legal move ([`has_legal_reply`]), from the stored replies
+    /// when they are known.
+    fn has_reply(&self, pos: &Position) -> bool {
+        match self.map.get(&pos.key()) {
+            Some(e) if e.replies.len != ABSENT => e.replies.len > 0,
+            _ => has_legal_reply(pos),
+        }
+    }
+
+    /// [`legal_replies`] of `pos`, likely escapes first (captures, then general moves),
+    /// generated once.
+    fn replies(&mut self, pos: &Position) -> MoveList {
+        let key = pos.key();
+        if let Some(l) = self.map.get(&key).and_then(|e| self.list(e.replies)) {
+            return l;
+        }
+        let mut l = legal_replies(pos);
+        debug_assert_eq!(l, pos.legal_moves());
+        let ksq = pos.king(pos.turn());
+        l.sort_by_key(|r| (pos.piece_at(r.to).is_none(), r.from != ksq));
+        self.make_room(l.len());
+        let span = self.store(&l);
+        self.map.entry(key).or_insert(EMPTY_ENTRY).replies = span;
+        l
     }
 }
 
@@ -409,33 +506,42 @@ pub fn mate_by_checks_with(
     if none >= cap {
         return Ok(false);
     }
-    let checks = checking_moves(pos);
+    let checks = table.checks(pos);
     if checks.is_empty() {
         table.put(pos.key(), None, Some(u8::MAX));
         return Ok(false);
     }
     for depth in (none + 1)..=cap {
-        if mate_in(pos, &checks, depth, budget, table)? {
+        let (mate, complete) = mate_in(pos, &checks, depth, budget, table)?;
+        if mate {
             return Ok(true);
+        }
+        if complete {
+            // No line reached the depth limit: deeper searches would find no mate either.
+            break;
         }
     }
     Ok(false)
 }
 
+/// Whether the side to move mates by checks within `depth` of its moves (`checks` are its
+/// checking moves), and, when it does not, whether that is *complete*: every check has a reply
+/// after which there is no mate at any depth (so deeper searches need not be tried). The table
+/// records complete answers as "no mate within `u8::MAX`".
 fn mate_in(
     pos: &Position,
     checks: &MoveList,
     depth: u8,
     budget: &mut Budget,
     table: &mut MateTable,
-) -> Result<bool, Exhausted> {
+) -> Result<(bool, bool), Exhausted> {
     let key = pos.key();
     let (mate, none) = table.get(key);
     if mate <= depth {
-        return Ok(true);
+        return Ok((true, true));
     }
     if none >= depth {
-        return Ok(false);
+        return Ok((false, none == u8::MAX));
     }
     // Mate in one first: it needs no replies searched. (The positions are kept for the deeper
     // search below.)
@@ -444,20 +550,19 @@ fn mate_in(
         budget.tick()?;
         let after = pos.after(m);
         afters.push(after);
-        let reply = has_legal_reply(&after);
+        let reply = table.has_reply(&after);
         debug_assert_eq!(reply, after.has_legal_move());
         if !reply {
             table.put(key, Some(1), None);
-            return Ok(true);
+            return Ok((true, true));
         }
     }
+    // At depth one every check has a reply, and deeper searches might still mate.
+    let mut complete = false;
     if depth > 1 {
+        complete = true;
         for q in &afters {
-            let mut replies = legal_replies(q);
-            debug_assert_eq!(replies, q.legal_moves());
-            // Likely escapes first: captures (of the checker), then general moves.
-            let ksq = q.king(q.turn());
-            replies.sort_by_key(|r| (q.piece_at(r.to).is_none(), r.from != ksq));
+            let replies = table.replies(q);
             let mut all = true;
             for r in replies {
                 budget.tick()?;
@@ -468,27 +573,30 @@ fn mate_in(
                 }
                 if snone >= depth - 1 {
                     all = false;
+                    complete &= snone == u8::MAX;
                     break;
                 }
-                let next = checking_moves(&s);
+                let next = table.checks(&s);
                 if next.is_empty() {
                     table.put(s.key(), None, Some(u8::MAX));
                     all = false;
                     break;
                 }
-                if !mate_in(&s, &next, depth - 1, budget, table)? {
+                let (smate, scomplete) = mate_in(&s, &next, depth - 1, budget, table)?;
+                if !smate {
                     all = false;
+                    complete &= scomplete;
                     break;
                 }
             }
             if all {
                 table.put(key, Some(depth), None);
-                return Ok(true);
+                return Ok((true, true));
             }
         }
     }
-    table.put(key, None, Some(depth));
-    Ok(false)
+    table.put(key, None, Some(if complete { u8::MAX } else { depth }));
+    Ok((false, complete))
 }
 
 #[cfg(test)]
