@@ -665,11 +665,11 @@ impl<'p> Analyzer<'p> {
     ) -> Result<Vec<(Square, Move, Square, Mat)>, Exhausted> {
         let us = q.turn();
         let mut out: Vec<(Square, Move, Square, Mat)> = Vec::new();
-        for m in search::checking_moves(q) {
+        for m in self.mates.checking_moves(q) {
             self.budget.tick()?;
             let gained = q.piece_at(m.to).map(|p| self.mat(p)).unwrap_or_default();
             let r = q.after(m);
-            let replies = search::legal_replies(&r);
+            let replies = self.mates.legal_replies(&r);
             if replies.is_empty() {
                 continue; // mate: a mate threat, not a chase
             }

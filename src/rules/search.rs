@@ -100,6 +100,104 @@ fn evasion_conds(q: &Position, checkers: Bitboard, k: Square) -> Option<Conds> {
     Some(conds)
 }
 
+/// The points where the moves of the side to move (in check) can answer every check: `need`
+/// for a piece that is no cannon screen (the intersection of all checkers' masks); a screen's
+/// own set from [`Evasions::allowed`].
+struct Evasions {
+    need: Bitboard,
+    screens: Bitboard,
+    conds: Conds,
+}
+
+impl Evasions {
+    #[inline]
+    fn new(q: &Position, checkers: Bitboard, k: Square) -> Option<Evasions> {
+        let conds = evasion_conds(q, checkers, k)?;
+        let mut need = Bitboard::FULL;
+        let mut screens = Bitboard::EMPTY;
+        for &(mask, screen) in &conds {
+            need &= mask;
+            screens |= screen;
+        }
+        Some(Evasions {
+            need,
+            screens,
+            conds,
+        })
+    }
+
+    /// The destinations at which a move of the (non-general) piece on `from` answers every
+    /// check: it lands on each checker's mask unless it is that checker's screen.
+    #[inline]
+    fn allowed(&self, from: Square) -> Bitboard {
+        if !self.screens.contains(from) {
+            return self.need;
+        }
+        let mut a = Bitboard::FULL;
+        for &(mask, screen) in &self.conds {
+            if !screen.contains(from) {
+                a &= mask;
+            }
+        }
+        a
+    }
+}
+
+/// Calls `f(from, targets)` like [`Position::for_each_pseudo_legal`] (same pieces, same
+/// order), with each non-general piece's targets cut down to where they answer every check,
+/// skipping pieces with none.
+#[inline]
+fn for_each_evasion<F: FnMut(Square, Bitboard)>(q: &Position, ev: &Evasions, mut f: F) {
+    let us = q.turn();
+    let own = q.by_color(us);
+    let them = q.by_color(!us);
+    let occ = q.occupied();
+    let rot = q.occupied_rotated();
+    for sq in q.pieces(us, Role::Rook) {
+        let a = ev.allowed(sq);
+        if a.any() {
+            f(sq, (attacks::rook_attacks(sq, occ, rot) - own) & a);
+        }
+    }
+    for sq in q.pieces(us, Role::Cannon) {
+        let a = ev.allowed(sq);
+        if a.any() {
+            let quiet = attacks::rook_attacks(sq, occ, rot) - occ;
+            f(
+                sq,
+                (quiet | (attacks::cannon_attacks(sq, occ, rot) & them)) & a,
+            );
+        }
+    }
+    for sq in q.pieces(us, Role::Horse) {
+        let a = ev.allowed(sq);
+        if a.any() {
+            f(sq, (attacks::horse_attacks(sq, occ) - own) & a);
+        }
+    }
+    for sq in q.pieces(us, Role::Pawn) {
+        let a = ev.allowed(sq);
+        if a.any() {
+            f(sq, (attacks::pawn_attacks(us, sq) - own) & a);
+        }
+    }
+    for sq in q.pieces(us, Role::Elephant) {
+        let a = ev.allowed(sq);
+        if a.any() {
+            f(sq, (attacks::elephant_attacks(sq, occ) - own) & a);
+        }
+    }
+    for sq in q.pieces(us, Role::Advisor) {
+        let a = ev.allowed(sq);
+        if a.any() {
+            f(sq, (attacks::advisor_attacks(sq) - own) & a);
+        }
+    }
+    for sq in q.pieces(us, Role::King) {
+        f(sq, attacks::king_attacks(sq) - own);
+    }
+}
+
 /// Exactly [`Position::legal_moves`] (same moves, same order), faster in check: moves by
 /// pieces other than the general are tested for legality only when they can answer every check.
 pub fn legal_replies(q: &Position) -> MoveList {
@@ -108,19 +206,14 @@ pub fn legal_replies(q: &Position) -> MoveList {
         return q.legal_moves();
     }
     let k = q.king(q.turn());
-    let Some(conds) = evasion_conds(q, checkers, k) else {
+    let Some(ev) = Evasions::new(q, checkers, k) else {
         return q.legal_moves();
     };
     let mut out = MoveList::new();
-    q.for_each_pseudo_legal(|from, targets| {
+    for_each_evasion(q, &ev, |from, targets| {
         for to in targets {
             let m = Move::new(from, to);
-            if (from == k
-                || conds
-                    .iter()
-                    .all(|&(mask, screen)| mask.contains(to) || screen.contains(from)))
-                && !q.leaves_king_attacked(m, k)
-            {
+            if !q.leaves_king_attacked(m, k) {
                 out.push(m);
             }
         }
@@ -145,20 +238,16 @@ pub fn has_legal_reply(q: &Position) -> bool {
             return true;
         }
     }
-    let Some(conds) = evasion_conds(q, checkers, k) else {
+    let Some(ev) = Evasions::new(q, checkers, k) else {
         return q.has_legal_move();
     };
     let mut found = false;
-    q.for_each_pseudo_legal(|from, targets| {
+    for_each_evasion(q, &ev, |from, targets| {
         if found || from == k {
             return;
         }
         for to in targets {
-            if conds
-                .iter()
-                .all(|&(mask, screen)| mask.contains(to) || screen.contains(from))
-                && !q.leaves_king_attacked(Move::new(from, to), k)
-            {
+            if !q.leaves_king_attacked(Move::new(from, to), k) {
                 found = true;
                 return;
             }
@@ -238,7 +327,7 @@ pub fn checking_moves(pos: &Position) -> MoveList {
             (targets, Bitboard::EMPTY)
         } else {
             let sure = targets & direct;
-            (targets & screen - sure, sure)
+            ((targets & screen) - sure, sure)
         };
         for to in (exact | sure).without(ksq) {
             let m = Move::new(from, to);
@@ -444,7 +533,7 @@ impl MateTable {
     }
 
     /// [`checking_moves`] of `pos`, generated once.
-    fn checks(&mut self, pos: &Position) -> MoveList {
+    pub fn checking_moves(&mut self, pos: &Position) -> MoveList {
         let key = pos.key();
         if let Some(l) = self.map.get(&key).and_then(|e| self.list(e.checks)) {
             debug_assert_eq!(l, checking_moves(pos));
@@ -457,26 +546,24 @@ impl MateTable {
         l
     }
 
-    /// Whether the side to move has a legal move ([`has_legal_reply`]), from the stored replies
-    /// when they are known.
-    fn has_reply(&self, pos: &Position) -> bool {
-        match self.map.get(&pos.key()) {
+    /// Whether the opponent has a legal move after `m` ([`has_legal_reply`]), from the stored
+    /// replies when they are known.
+    fn has_reply_after(&self, pos: &Position, m: Move) -> bool {
+        match self.map.get(&pos.key_after(m)) {
             Some(e) if e.replies.len != ABSENT => e.replies.len > 0,
-            _ => has_legal_reply(pos),
+            _ => has_legal_reply(&pos.after(m)),
         }
     }
 
-    /// [`legal_replies`] of `pos`, likely escapes first (captures, then general moves),
-    /// generated once.
-    fn replies(&mut self, pos: &Position) -> MoveList {
+    /// [`legal_replies`] of `pos` (exactly [`Position::legal_moves`]), generated once.
+    pub fn legal_replies(&mut self, pos: &Position) -> MoveList {
         let key = pos.key();
         if let Some(l) = self.map.get(&key).and_then(|e| self.list(e.replies)) {
+            debug_assert_eq!(l, pos.legal_moves());
             return l;
         }
-        let mut l = legal_replies(pos);
+        let l = legal_replies(pos);
         debug_assert_eq!(l, pos.legal_moves());
-        let ksq = pos.king(pos.turn());
-        l.sort_by_key(|r| (pos.piece_at(r.to).is_none(), r.from != ksq));
         self.make_room(l.len());
         let span = self.store(&l);
         self.map.entry(key).or_insert(EMPTY_ENTRY).replies = span;
@@ -506,7 +593,7 @@ pub fn mate_by_checks_with(
     if none >= cap {
         return Ok(false);
     }
-    let checks = table.checks(pos);
+    let checks = table.checking_moves(pos);
     if checks.is_empty() {
         table.put(pos.key(), None, Some(u8::MAX));
         return Ok(false);
@@ -543,15 +630,12 @@ fn mate_in(
     if none >= depth {
         return Ok((false, none == u8::MAX));
     }
-    // Mate in one first: it needs no replies searched. (The positions are kept for the deeper
-    // search below.)
-    let mut afters: arrayvec::ArrayVec<Position, 128> = arrayvec::ArrayVec::new();
+    // Mate in one first: it needs no replies searched (only whether there is one, known from
+    // the table when the replies were listed before).
     for &m in checks {
         budget.tick()?;
-        let after = pos.after(m);
-        afters.push(after);
-        let reply = table.has_reply(&after);
-        debug_assert_eq!(reply, after.has_legal_move());
+        let reply = table.has_reply_after(pos, m);
+        debug_assert_eq!(reply, pos.after(m).has_legal_move());
         if !reply {
             table.put(key, Some(1), None);
             return Ok((true, true));
@@ -561,13 +645,16 @@ fn mate_in(
     let mut complete = false;
     if depth > 1 {
         complete = true;
-        for q in &afters {
-            let replies = table.replies(q);
+        for &m in checks {
+            let q = &pos.after(m);
+            let mut replies = table.legal_replies(q);
+            // Likely escapes first: captures (of the checker), then general moves.
+            let ksq = q.king(q.turn());
+            replies.sort_by_key(|r| (q.piece_at(r.to).is_none(), r.from != ksq));
             let mut all = true;
             for r in replies {
                 budget.tick()?;
-                let s = q.after(r);
-                let (smate, snone) = table.get(s.key());
+                let (smate, snone) = table.get(q.key_after(r));
                 if smate < depth {
                     continue;
                 }
@@ -576,7 +663,8 @@ fn mate_in(
                     complete &= snone == u8::MAX;
                     break;
                 }
-                let next = table.checks(&s);
+                let s = q.after(r);
+                let next = table.checking_moves(&s);
                 if next.is_empty() {
                     table.put(s.key(), None, Some(u8::MAX));
                     all = false;
@@ -651,6 +739,29 @@ mod tests {
             }
         }
         assert!(n > 20_000);
+    }
+
+    /// Every check of every position of the real games (both sides to move): the replies to it
+    /// are exactly the legal moves, in the same order.
+    #[test]
+    fn replies_to_checks_match_legal_moves_on_real_games() {
+        let mut n = 0;
+        for l in include_str!("../../tests/data/rules/games.jsonl").lines() {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let mut p = pos(v["fen"].as_str().unwrap());
+            for m in v["moves"].as_str().unwrap().split_whitespace() {
+                for q in [p, p.null_move()] {
+                    for c in checking_moves(&q) {
+                        let r = q.after(c);
+                        assert_eq!(legal_replies(&r), r.legal_moves(), "{}", r.fen());
+                        assert_eq!(has_legal_reply(&r), r.has_legal_move(), "{}", r.fen());
+                        n += 1;
+                    }
+                }
+                p.play_unchecked(Move::parse_iccs(m).unwrap());
+            }
+        }
+        assert!(n > 10_000, "{n}");
     }
 
     #[test]
