@@ -220,7 +220,7 @@ pub fn try_classify_line(
     let mut pos = *start;
     let mut prev: Option<Move> = None;
     for (index, &m) in moves.iter().enumerate() {
-        if !pos.legal_moves().contains(&m) {
+        if !pos.is_legal(m) {
             let err = IllegalMove {
                 index,
                 mv: m,

@@ -64,10 +64,11 @@ fn may_give_check(pos: &Position, m: Move, ksq: Square) -> bool {
 /// For each checker of the side to move: the squares a move by another piece than the general
 /// must reach (the checker, the line between, a horse's leg), and a cannon's screen (which may
 /// leave instead). `None` when there are too many checkers to list.
-type Conds = arrayvec::ArrayVec<(Bitboard, Bitboard), 8>;
+type Conds = arrayvec::ArrayVec<(Bitboard, Bitboard), 4>;
 
+#[inline]
 fn evasion_conds(q: &Position, checkers: Bitboard, k: Square) -> Option<Conds> {
-    let mut conds: arrayvec::ArrayVec<(Bitboard, Bitboard), 8> = arrayvec::ArrayVec::new();
+    let mut conds = Conds::new();
     for c in checkers {
         let role = q.piece_at(c).map(|p| p.role);
         let (mask, screen) = match role {
@@ -321,19 +322,45 @@ pub fn checking_moves(pos: &Position) -> MoveList {
     let horse_checks = attacks::horse_attacker_squares(ksq, occ);
     let pawn_checks = attacks::pawn_attackers(us, ksq);
 
+    // Lines and horse legs of the enemy general: a piece landing elsewhere changes nothing
+    // about the other pieces' attacks on it.
+    let zone =
+        Bitboard::file(ksq.file()) | Bitboard::rank(ksq.rank()) | attacks::diagonal_neighbours(ksq);
+    // Own king safety, found when the first candidate needs a legality test.
+    let mut safety: Option<crate::movegen::KingSafety> = None;
+
     let mut out = MoveList::new();
     let mut emit = |from: Square, targets: Bitboard, direct: Bitboard| {
+        let targets = targets.without(ksq);
         let (exact, sure) = if discover.contains(from) {
-            (targets, Bitboard::EMPTY)
+            // Leaving `from` uncovers a check or not, whatever the destination outside the
+            // zone; inside it the destination may block again.
+            let uncovers = pos
+                .attackers_with(
+                    ksq,
+                    us,
+                    occ.without(from),
+                    rot & !(1u128 << attacks::rot_index(from)),
+                    own.without(from),
+                )
+                .any();
+            let outside = targets - zone;
+            (
+                targets & zone,
+                if uncovers { outside } else { outside & direct },
+            )
         } else {
             let sure = targets & direct;
             ((targets & screen) - sure, sure)
         };
-        for to in (exact | sure).without(ksq) {
+        for to in exact | sure {
             let m = Move::new(from, to);
-            if (sure.contains(to) || gives_check_exact(pos, m, ksq))
-                && !pos.leaves_king_attacked(m, own_king)
-            {
+            if !sure.contains(to) && !gives_check_exact(pos, m, ksq) {
+                continue;
+            }
+            let ks = safety.get_or_insert_with(|| pos.king_safety());
+            let needs_test = ks.in_check || ks.blockers.contains(from) || ks.risky.contains(to);
+            if !needs_test || !pos.leaves_king_attacked(m, own_king) {
                 out.push(m);
             }
         }
