@@ -326,8 +326,6 @@ pub fn checking_moves(pos: &Position) -> MoveList {
     // about the other pieces' attacks on it.
     let zone =
         Bitboard::file(ksq.file()) | Bitboard::rank(ksq.rank()) | attacks::diagonal_neighbours(ksq);
-    // Own king safety, found when the first candidate needs a legality test.
-    let mut safety: Option<crate::movegen::KingSafety> = None;
 
     let mut out = MoveList::new();
     let mut emit = |from: Square, targets: Bitboard, direct: Bitboard| {
@@ -358,9 +356,7 @@ pub fn checking_moves(pos: &Position) -> MoveList {
             if !sure.contains(to) && !gives_check_exact(pos, m, ksq) {
                 continue;
             }
-            let ks = safety.get_or_insert_with(|| pos.king_safety());
-            let needs_test = ks.in_check || ks.blockers.contains(from) || ks.risky.contains(to);
-            if !needs_test || !pos.leaves_king_attacked(m, own_king) {
+            if !pos.leaves_king_attacked(m, own_king) {
                 out.push(m);
             }
         }
@@ -381,17 +377,23 @@ pub fn checking_moves(pos: &Position) -> MoveList {
     }
     // Elephants, advisors and the general never check by themselves (a general on the enemy
     // general's open file would be an illegal move).
-    for sq in pos.pieces(us, Role::Elephant) {
+    // (Only those that may uncover a check, or may land in front of an own cannon.)
+    let quiet_ones = if screen.any() {
+        Bitboard::FULL
+    } else {
+        discover
+    };
+    for sq in pos.pieces(us, Role::Elephant) & quiet_ones {
         emit(
             sq,
             attacks::elephant_attacks(sq, occ) - own,
             Bitboard::EMPTY,
         );
     }
-    for sq in pos.pieces(us, Role::Advisor) {
+    for sq in pos.pieces(us, Role::Advisor) & quiet_ones {
         emit(sq, attacks::advisor_attacks(sq) - own, Bitboard::EMPTY);
     }
-    for sq in pos.pieces(us, Role::King) {
+    for sq in pos.pieces(us, Role::King) & quiet_ones {
         emit(sq, attacks::king_attacks(sq) - own, Bitboard::EMPTY);
     }
     debug_assert_eq!(out, checking_moves_by_play(pos), "{}", pos.fen());
