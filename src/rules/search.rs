@@ -600,8 +600,11 @@ impl MateTable {
     }
 }
 
+/// Depths searched one by one before the search jumps to its cap.
+const SHALLOW: u8 = 2;
+
 /// Whether the side to move can force mate within `cap` of its own moves, every one a check.
-/// Iterative deepening, so short mates are found cheaply.
+/// Iterative deepening over the first depths, so short mates are found cheaply.
 pub fn mate_by_checks(pos: &Position, cap: u32, budget: &mut Budget) -> Result<bool, Exhausted> {
     let mut table = MateTable::default();
     mate_by_checks_with(pos, cap, budget, &mut table)
@@ -627,7 +630,11 @@ pub fn mate_by_checks_with(
         table.put(pos.key(), None, Some(u8::MAX));
         return Ok(false);
     }
-    for depth in (none + 1)..=cap {
+    // Deepening 1, 2, then the cap: mates in one or two are found cheaply; deeper iterations
+    // one by one would search the same long lines of checks again and again.
+    let mut depth = none;
+    while depth < cap {
+        depth = if depth >= SHALLOW { cap } else { depth + 1 };
         let (mate, complete) = mate_in(pos, &checks, depth, budget, table)?;
         if mate {
             return Ok(true);
