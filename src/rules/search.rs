@@ -486,6 +486,8 @@ struct Entry {
     none: u8,
     checks: Span,
     replies: Span,
+    /// Whether the side to move has a legal move: 0 unknown, 1 no, 2 yes.
+    has_move: u8,
 }
 
 /// A list in the move arena: start and length; `len == ABSENT` when not generated yet.
@@ -505,6 +507,7 @@ const EMPTY_ENTRY: Entry = Entry {
     none: 0,
     checks: NO_SPAN,
     replies: NO_SPAN,
+    has_move: 0,
 };
 
 #[derive(Default, Debug)]
@@ -577,11 +580,17 @@ impl MateTable {
 
     /// Whether the opponent has a legal move after `m` ([`has_legal_reply`]), from the stored
     /// replies when they are known.
-    fn has_reply_after(&self, pos: &Position, m: Move) -> bool {
-        match self.map.get(&pos.key_after(m)) {
-            Some(e) if e.replies.len != ABSENT => e.replies.len > 0,
-            _ => has_legal_reply(&pos.after(m)),
+    fn has_reply_after(&mut self, pos: &Position, m: Move) -> bool {
+        let key = pos.key_after(m);
+        match self.map.get(&key) {
+            Some(e) if e.replies.len != ABSENT => return e.replies.len > 0,
+            Some(e) if e.has_move != 0 => return e.has_move == 2,
+            _ => {}
         }
+        let has = has_legal_reply(&pos.after(m));
+        self.make_room(0);
+        self.map.entry(key).or_insert(EMPTY_ENTRY).has_move = if has { 2 } else { 1 };
+        has
     }
 
     /// [`legal_replies`] of `pos` (exactly [`Position::legal_moves`]), generated once.
