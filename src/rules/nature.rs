@@ -1063,7 +1063,8 @@ impl<'p> Analyzer<'p> {
     /// moving one of the pieces would.
     fn opens_exchange(&self, before: &Position, m: Move, after: &Position) -> bool {
         let us = before.turn();
-        let ours = after.by_color(us).without(m.to);
+        // (Only pieces the opponent attacks can stand in an exchange.)
+        let ours = after.by_color(us).without(m.to) & after.attacked_by(!us);
         let mover_view = after.null_move();
         for x in ours {
             if after.piece_at(x).is_some_and(|p| p.role == Role::King) {

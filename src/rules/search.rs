@@ -274,9 +274,6 @@ pub fn has_legal_reply(q: &Position) -> bool {
 pub fn checking_moves(pos: &Position) -> MoveList {
     let us = pos.turn();
     let ksq = pos.king(!us);
-    if pos.attackers(ksq, us).any() {
-        return checking_moves_by_play(pos);
-    }
     let own_king = pos.king(us);
     let own = pos.by_color(us);
     let them = pos.by_color(!us);
@@ -321,6 +318,19 @@ pub fn checking_moves(pos: &Position) -> MoveList {
     let cannon_checks = attacks::rook_attacks(ksq, occ2, rot2) - r1;
     let horse_checks = attacks::horse_attacker_squares(ksq, occ);
     let pawn_checks = attacks::pawn_attackers(us, ksq);
+    // Already attacked (only in a hypothetical position): [`Position::attackers`] from the
+    // sets above.
+    let own_kings = pos.pieces(us, Role::King);
+    let attacked = (rook_checks
+        & (pos.pieces(us, Role::Rook) | (own_kings & Bitboard::file(ksq.file()))))
+        | (cannon_checks & own_cannons)
+        | (horse_checks & own_horses)
+        | (pawn_checks & pos.pieces(us, Role::Pawn))
+        | (attacks::king_attacks(ksq) & own_kings);
+    debug_assert_eq!(attacked, pos.attackers(ksq, us));
+    if attacked.any() {
+        return checking_moves_by_play(pos);
+    }
 
     // Lines and horse legs of the enemy general: a piece landing elsewhere changes nothing
     // about the other pieces' attacks on it.
