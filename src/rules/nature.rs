@@ -473,7 +473,8 @@ impl<'p> Analyzer<'p> {
     fn threats(&mut self, q: &Position) -> Result<Vec<Threat>, Exhausted> {
         let us = q.turn();
         let mut out = Vec::new();
-        for s in q.by_color(!us) {
+        // (Only pieces something of ours attacks can be captured.)
+        for s in q.by_color(!us) & q.attacked_by(us) {
             let piece = q.piece_at(s).expect("piece");
             if !self.is_material(piece, s) {
                 continue;
@@ -654,7 +655,7 @@ impl<'p> Analyzer<'p> {
     fn best_capture(&mut self, pos: &Position, skip: Option<Square>) -> i32 {
         let them = !pos.turn();
         let mut best = 0;
-        for s in pos.by_color(them) {
+        for s in pos.by_color(them) & pos.attacked_by(!them) {
             if Some(s) == skip || pos.piece_at(s).is_some_and(|p| p.role == Role::King) {
                 continue;
             }
@@ -689,7 +690,7 @@ impl<'p> Analyzer<'p> {
                 let off = offset + gained - lost;
                 let s2 = r.after(rep);
                 let mut wins: Vec<(Square, Square, Mat)> = Vec::new();
-                for s in s2.by_color(!us) {
+                for s in s2.by_color(!us) & s2.attacked_by(us) {
                     let Some(piece) = s2.piece_at(s) else {
                         continue;
                     };
@@ -1062,7 +1063,8 @@ impl<'p> Analyzer<'p> {
     /// moving one of the pieces would.
     fn opens_exchange(&self, before: &Position, m: Move, after: &Position) -> bool {
         let us = before.turn();
-        let ours = after.by_color(us).without(m.to);
+        // (Only pieces the opponent attacks can stand in an exchange.)
+        let ours = after.by_color(us).without(m.to) & after.attacked_by(!us);
         let mover_view = after.null_move();
         for x in ours {
             if after.piece_at(x).is_some_and(|p| p.role == Role::King) {
