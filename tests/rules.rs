@@ -380,6 +380,19 @@ fn uncovering_two_rooks_against_each_other_offers_an_exchange() {
     assert_eq!(n.idle_kind, Some(IdleKind::Exchange));
 }
 
+#[test]
+fn a_mate_that_needs_the_offered_rook_is_the_exchange_not_a_mate_threat() {
+    // Rf1 offers the rook exchange on the f-file; taking the rook f5 would also mate (the pawn
+    // e8 covers e9), but the opponent, on the move, can just as well take first (the horse h2
+    // takes back): idle, exchange (图29).
+    let n = cxa("5k3/4P4/9/9/5r3/9/9/7N1/R8/4K4 w", "a1f1");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange));
+    // Against a horse, which cannot take back, the same move threatens mate.
+    let n = cxa("5k3/4P4/9/9/5n3/9/9/7N1/R8/4K4 w", "a1f1");
+    assert_eq!(n.kind, NatureKind::MateThreat, "{n:?}");
+}
+
 // ---- repetition ----
 
 #[test]

@@ -545,7 +545,7 @@ impl<'p> Analyzer<'p> {
                 let Some(piece) = q.piece_at(s).filter(|p| p.color != us) else {
                     continue;
                 };
-                if self.mutual(q, capturer, s) || self.opens_with_exchange(q, m) {
+                if self.mutual(q, capturer, s) || self.opens_with_exchange(q, m)? {
                     continue;
                 }
                 let mut line = ArrayVec::new();
@@ -580,14 +580,63 @@ impl<'p> Analyzer<'p> {
             .any(|m| m.from == target)
     }
 
+    /// Whether our piece on `x` and the enemy piece on `y` stand in a real exchange (兑) in `q`
+    /// (our side to move): each can take the other and they are worth the same
+    /// ([`Self::mutual`]), and the opponent can really accept, i.e. taking first does not lose
+    /// to mate by checks (within `refutation_mate_cap`), the test of a false root (RULES.md §2.3)
+    /// applied to the exchange. An offer the opponent cannot accept is no exchange: the book
+    /// rules a rook offering a rook exchange idle (图29), but the same offer made while the
+    /// enemy rook is tied to its line by a mate a mate threat (图29 variation).
+    fn exchange_partners(&mut self, q: &Position, x: Square, y: Square) -> Result<bool, Exhausted> {
+        if !self.mutual(q, x, y) {
+            return Ok(false);
+        }
+        let accepted = q.null_move().after(Move::new(y, x));
+        Ok(!search::mate_by_checks_with(
+            &accepted,
+            self.profile.refutation_mate_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )?)
+    }
+
     /// Whether the check `m` takes an enemy piece that attacks the checking piece and is worth
     /// the same (the two stand in an exchange, 兑). A series of checks opened by that capture
     /// is the exchange carried out, not a new threat: the opponent, on the move, could just as
     /// well take first, so whatever the series wins after the capture is the exchange's
     /// consequence (RULES.md §2: an exchange offer is idle-class; the direct capture of such a
     /// piece is already left out by [`Self::mutual`], and taking it with check changes nothing).
-    fn opens_with_exchange(&self, q: &Position, m: Move) -> bool {
-        q.piece_at(m.to).is_some() && self.mutual(q, m.from, m.to)
+    fn opens_with_exchange(&mut self, q: &Position, m: Move) -> Result<bool, Exhausted> {
+        if q.piece_at(m.to).is_none() {
+            return Ok(false);
+        }
+        self.exchange_partners(q, m.from, m.to)
+    }
+
+    /// Given that the side to move of `q` mates by checks: whether it also does so without
+    /// capturing an exchange partner, an enemy piece that one of ours attacks and that could take
+    /// that piece back, worth the same ([`Self::mutual`]). A mate that needs that capture is the
+    /// exchange offer's consequence, not a mate threat: the opponent could just as well take
+    /// first (兑 is idle-class, RULES.md §2). The book rules a rook offering a rook exchange
+    /// idle though taking the rook would mate (图29), and a rook move making such a mate while
+    /// attacking an unprotected piece a chase (图17).
+    fn mate_not_only_through_exchange(&mut self, q: &Position) -> Result<bool, Exhausted> {
+        let us = q.turn();
+        let mut partners: ArrayVec<Square, 8> = ArrayVec::new();
+        for x in q.by_color(us) {
+            let opp = q.null_move();
+            for cm in Self::captures_to(&opp, x) {
+                if !partners.contains(&cm.from) && self.exchange_partners(q, x, cm.from)? {
+                    let _ = partners.try_push(cm.from);
+                }
+            }
+        }
+        for y in partners {
+            if !search::mate_by_checks_sparing(q, self.profile.mate_ply_cap, y, &mut self.budget)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Safety and cost of a winning capture: the capturer's side is not mated right after it, and
@@ -954,7 +1003,8 @@ impl<'p> Analyzer<'p> {
             self.profile.mate_ply_cap,
             &mut self.budget,
             &mut self.mates,
-        )? {
+        )? && self.mate_not_only_through_exchange(&q1)?
+        {
             let old = self.profile.mate_threat_needs_newness
                 && search::mate_by_checks_with(
                     before,
@@ -1060,7 +1110,7 @@ impl<'p> Analyzer<'p> {
     /// and they could not before. A horse stepping off the line between two rooks, or a piece
     /// stepping between two cannons as their common screen, offers the exchange as surely as
     /// moving one of the pieces would.
-    fn opens_exchange(&self, before: &Position, m: Move, after: &Position) -> bool {
+    fn opens_exchange(&mut self, before: &Position, m: Move, after: &Position) -> bool {
         let us = before.turn();
         let ours = after.by_color(us).without(m.to);
         let mover_view = after.null_move();
@@ -1070,7 +1120,7 @@ impl<'p> Analyzer<'p> {
             }
             for cm in Self::captures_to(after, x) {
                 let y = cm.from;
-                if !self.mutual(&mover_view, x, y) {
+                if !self.exchange_partners(&mover_view, x, y).unwrap_or(false) {
                     continue;
                 }
                 // New: the pair did not stand in an exchange before the move.
