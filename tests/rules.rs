@@ -86,7 +86,6 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     "图18",
     "图21",
     "图22",
-    "图24",
     "图25",
     "图26",
     "图28",
@@ -98,7 +97,6 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     "参考图19",
     "参考图27",
     "参考图29",
-    "参考图33",
     "参考图35",
     "参考图39",
     "参考图41",
@@ -391,6 +389,18 @@ fn a_mate_that_needs_the_offered_rook_is_the_exchange_not_a_mate_threat() {
     // Against a horse, which cannot take back, the same move threatens mate.
     let n = cxa("5k3/4P4/9/9/5n3/9/9/7N1/R8/4K4 w", "a1f1");
     assert_eq!(n.kind, NatureKind::MateThreat, "{n:?}");
+}
+
+#[test]
+fn a_piece_forced_to_interpose_and_then_taken_is_won_by_checks() {
+    // After Ri5, Red threatens Rxe5+ (the rook f8 must interpose on e8: the pawn c9 covers d9,
+    // the horse f9 stands on f9), then the pawn sacrifice Pd9+ drags the general off e9 and the
+    // rook takes the unprotected rook e8: the rook f8 is chased by a series of checks (图24).
+    // (The pawn d3 shuts the d-file, so that Pd9 is no mate.)
+    let n = cxa("2P1kn3/5r3/9/9/4p4/8R/3P5/9/9/3K5 w", "i4i5");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["f8"]);
+    assert_eq!(n.targets[0].how, xiangqi_arbiter::rules::WinHow::Checks);
 }
 
 // ---- repetition ----

@@ -742,11 +742,15 @@ impl<'p> Analyzer<'p> {
                     let Some(piece) = s2.piece_at(s) else {
                         continue;
                     };
-                    if q.piece_at(s) != Some(piece) || !self.is_material(piece, s) {
+                    // The piece won is named where it stands in `q`: a piece the check forced
+                    // to move (to interpose, say) and then taken is won by the series too
+                    // (RULES.md §2.1: a forcing series of checks that ends in the capture).
+                    let t = origin_in(rep, s);
+                    if q.piece_at(t) != Some(piece) || !self.is_material(piece, s) {
                         continue;
                     }
                     if let Some(c) = &common
-                        && !c.iter().any(|&(t, _, _)| t == s)
+                        && !c.iter().any(|&(w, _, _)| w == t)
                     {
                         continue;
                     }
@@ -761,11 +765,12 @@ impl<'p> Analyzer<'p> {
                         }
                     }
                     if let Some((from, total)) = best {
-                        wins.push((s, from, total));
+                        wins.push((t, from, total));
                     }
                 }
                 if cap > 1 {
                     for (s, _, capturer, total) in self.check_wins(&s2, cap - 1, off)? {
+                        let s = origin_in(rep, s);
                         match wins.iter_mut().find(|w| w.0 == s) {
                             Some(w) => {
                                 if self.scalar(total) > self.scalar(w.2) {
@@ -1198,8 +1203,8 @@ impl<'p> Analyzer<'p> {
     }
 }
 
-/// Where the piece standing on `sq` after our move `m` stood before it (the replies in between
-/// move only enemy pieces).
+/// Where the piece standing on `sq` after the move `m` stood before it (a move by one side
+/// moves only that side's piece: used for our checks and for the opponent's replies).
 fn origin_in(m: Move, sq: Square) -> Square {
     if sq == m.to { m.from } else { sq }
 }
