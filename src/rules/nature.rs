@@ -1043,7 +1043,8 @@ impl<'p> Analyzer<'p> {
         if t1.is_empty() {
             return Ok(Vec::new());
         }
-        let t0 = self.threats(before)?;
+        let mut t0 = self.threats(before)?;
+        t0.extend(self.threats_held_back_by_check(before)?);
         let mut targets = Vec::new();
         for t in &t1 {
             if !t.rel {
@@ -1136,6 +1137,26 @@ impl<'p> Analyzer<'p> {
             }
         }
         false
+    }
+
+    /// When the side to move is in check, the threats it would have but for the check: those
+    /// of the position with the checking pieces taken off. A threat that was there, held back
+    /// only because the check had to be answered first, is not made by the answer: the answer
+    /// frees it, it does not create it (RULES.md §2: a threat appearing because a check was
+    /// answered is idle; a state the opponent brought on himself, 自毙, is not charged). The
+    /// book rules an advisor blocking a check idle although the block lets its rook take a
+    /// cannon the checking rook had just stopped guarding (参考图19). Empty when not in check.
+    fn threats_held_back_by_check(&mut self, before: &Position) -> Result<Vec<Threat>, Exhausted> {
+        let checkers = before.checkers();
+        if checkers.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut setup = before.to_setup();
+        for c in checkers {
+            setup.board[c as usize] = None;
+        }
+        let freed = Position::from_setup_unchecked(&setup);
+        self.threats(&freed)
     }
 
     /// The idle kind of an idle move, if one applies.
