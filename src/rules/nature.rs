@@ -546,7 +546,7 @@ impl<'p> Analyzer<'p> {
                 let Some(piece) = q.piece_at(s).filter(|p| p.color != us) else {
                     continue;
                 };
-                if self.mutual(q, capturer, s) || self.opens_with_exchange(q, m) {
+                if self.mutual(q, capturer, s) || self.opens_with_exchange(q, m)? {
                     continue;
                 }
                 let mut line = ArrayVec::new();
@@ -581,14 +581,63 @@ impl<'p> Analyzer<'p> {
             .any(|m| m.from == target)
     }
 
+    /// Whether our piece on `x` and the enemy piece on `y` stand in a real exchange (兑) in `q`
+    /// (our side to move): each can take the other and they are worth the same
+    /// ([`Self::mutual`]), and the opponent can really accept, i.e. taking first does not lose
+    /// to mate by checks (within `refutation_mate_cap`), the test of a false root (RULES.md §2.3)
+    /// applied to the exchange. An offer the opponent cannot accept is no exchange: the book
+    /// rules a rook offering a rook exchange idle (图29), but the same offer made while the
+    /// enemy rook is tied to its line by a mate a mate threat (图29 variation).
+    fn exchange_partners(&mut self, q: &Position, x: Square, y: Square) -> Result<bool, Exhausted> {
+        if !self.mutual(q, x, y) {
+            return Ok(false);
+        }
+        let accepted = q.null_move().after(Move::new(y, x));
+        Ok(!search::mate_by_checks_with(
+            &accepted,
+            self.profile.refutation_mate_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )?)
+    }
+
     /// Whether the check `m` takes an enemy piece that attacks the checking piece and is worth
     /// the same (the two stand in an exchange, 兑). A series of checks opened by that capture
     /// is the exchange carried out, not a new threat: the opponent, on the move, could just as
     /// well take first, so whatever the series wins after the capture is the exchange's
     /// consequence (RULES.md §2: an exchange offer is idle-class; the direct capture of such a
     /// piece is already left out by [`Self::mutual`], and taking it with check changes nothing).
-    fn opens_with_exchange(&self, q: &Position, m: Move) -> bool {
-        q.piece_at(m.to).is_some() && self.mutual(q, m.from, m.to)
+    fn opens_with_exchange(&mut self, q: &Position, m: Move) -> Result<bool, Exhausted> {
+        if q.piece_at(m.to).is_none() {
+            return Ok(false);
+        }
+        self.exchange_partners(q, m.from, m.to)
+    }
+
+    /// Given that the side to move of `q` mates by checks: whether it also does so without
+    /// capturing an exchange partner, an enemy piece that one of ours attacks and that could take
+    /// that piece back, worth the same ([`Self::mutual`]). A mate that needs that capture is the
+    /// exchange offer's consequence, not a mate threat: the opponent could just as well take
+    /// first (兑 is idle-class, RULES.md §2). The book rules a rook offering a rook exchange
+    /// idle though taking the rook would mate (图29), and a rook move making such a mate while
+    /// attacking an unprotected piece a chase (图17).
+    fn mate_not_only_through_exchange(&mut self, q: &Position) -> Result<bool, Exhausted> {
+        let us = q.turn();
+        let mut partners: ArrayVec<Square, 8> = ArrayVec::new();
+        for x in q.by_color(us) {
+            let opp = q.null_move();
+            for cm in Self::captures_to(&opp, x) {
+                if !partners.contains(&cm.from) && self.exchange_partners(q, x, cm.from)? {
+                    let _ = partners.try_push(cm.from);
+                }
+            }
+        }
+        for y in partners {
+            if !search::mate_by_checks_sparing(q, self.profile.mate_ply_cap, y, &mut self.budget)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Safety and cost of a winning capture: the capturer's side is not mated right after it, and
@@ -694,11 +743,15 @@ impl<'p> Analyzer<'p> {
                     let Some(piece) = s2.piece_at(s) else {
                         continue;
                     };
-                    if q.piece_at(s) != Some(piece) || !self.is_material(piece, s) {
+                    // The piece won is named where it stands in `q`: a piece the check forced
+                    // to move (to interpose, say) and then taken is won by the series too
+                    // (RULES.md §2.1: a forcing series of checks that ends in the capture).
+                    let t = origin_in(rep, s);
+                    if q.piece_at(t) != Some(piece) || !self.is_material(piece, s) {
                         continue;
                     }
                     if let Some(c) = &common
-                        && !c.iter().any(|&(t, _, _)| t == s)
+                        && !c.iter().any(|&(w, _, _)| w == t)
                     {
                         continue;
                     }
@@ -713,11 +766,12 @@ impl<'p> Analyzer<'p> {
                         }
                     }
                     if let Some((from, total)) = best {
-                        wins.push((s, from, total));
+                        wins.push((t, from, total));
                     }
                 }
                 if cap > 1 {
                     for (s, _, capturer, total) in self.check_wins(&s2, cap - 1, off)? {
+                        let s = origin_in(rep, s);
                         match wins.iter_mut().find(|w| w.0 == s) {
                             Some(w) => {
                                 if self.scalar(total) > self.scalar(w.2) {
@@ -955,7 +1009,8 @@ impl<'p> Analyzer<'p> {
             self.profile.mate_ply_cap,
             &mut self.budget,
             &mut self.mates,
-        )? {
+        )? && self.mate_not_only_through_exchange(&q1)?
+        {
             let old = self.profile.mate_threat_needs_newness
                 && search::mate_by_checks_with(
                     before,
@@ -989,7 +1044,8 @@ impl<'p> Analyzer<'p> {
         if t1.is_empty() {
             return Ok(Vec::new());
         }
-        let t0 = self.threats(before)?;
+        let mut t0 = self.threats(before)?;
+        t0.extend(self.threats_held_back_by_check(before)?);
         let mut targets = Vec::new();
         for t in &t1 {
             if !t.rel {
@@ -1061,7 +1117,7 @@ impl<'p> Analyzer<'p> {
     /// and they could not before. A horse stepping off the line between two rooks, or a piece
     /// stepping between two cannons as their common screen, offers the exchange as surely as
     /// moving one of the pieces would.
-    fn opens_exchange(&self, before: &Position, m: Move, after: &Position) -> bool {
+    fn opens_exchange(&mut self, before: &Position, m: Move, after: &Position) -> bool {
         let us = before.turn();
         // (Only pieces the opponent attacks can stand in an exchange.)
         let ours = after.by_color(us).without(m.to) & after.attacked_by(!us);
@@ -1072,7 +1128,7 @@ impl<'p> Analyzer<'p> {
             }
             for cm in Self::captures_to(after, x) {
                 let y = cm.from;
-                if !self.mutual(&mover_view, x, y) {
+                if !self.exchange_partners(&mover_view, x, y).unwrap_or(false) {
                     continue;
                 }
                 // New: the pair did not stand in an exchange before the move.
@@ -1083,6 +1139,26 @@ impl<'p> Analyzer<'p> {
             }
         }
         false
+    }
+
+    /// When the side to move is in check, the threats it would have but for the check: those
+    /// of the position with the checking pieces taken off. A threat that was there, held back
+    /// only because the check had to be answered first, is not made by the answer: the answer
+    /// frees it, it does not create it (RULES.md §2: a threat appearing because a check was
+    /// answered is idle; a state the opponent brought on himself, 自毙, is not charged). The
+    /// book rules an advisor blocking a check idle although the block lets its rook take a
+    /// cannon the checking rook had just stopped guarding (参考图19). Empty when not in check.
+    fn threats_held_back_by_check(&mut self, before: &Position) -> Result<Vec<Threat>, Exhausted> {
+        let checkers = before.checkers();
+        if checkers.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut setup = before.to_setup();
+        for c in checkers {
+            setup.board[c as usize] = None;
+        }
+        let freed = Position::from_setup_unchecked(&setup);
+        self.threats(&freed)
     }
 
     /// The idle kind of an idle move, if one applies.
@@ -1150,8 +1226,8 @@ impl<'p> Analyzer<'p> {
     }
 }
 
-/// Where the piece standing on `sq` after our move `m` stood before it (the replies in between
-/// move only enemy pieces).
+/// Where the piece standing on `sq` after the move `m` stood before it (a move by one side
+/// moves only that side's piece: used for our checks and for the opponent's replies).
 fn origin_in(m: Move, sq: Square) -> Square {
     if sq == m.to { m.from } else { sq }
 }
