@@ -549,6 +549,9 @@ impl<'p> Analyzer<'p> {
                 if self.mutual(q, capturer, s) || self.opens_with_exchange(q, m)? {
                     continue;
                 }
+                if !self.check_win_is_safe(q, m, s)? {
+                    continue;
+                }
                 let mut line = ArrayVec::new();
                 line.push(capturer);
                 out.push(Threat {
@@ -675,7 +678,7 @@ impl<'p> Analyzer<'p> {
                 }
             };
             for (t, _, _, back) in self.check_wins(&r, cap, Mat::default())? {
-                if before.contains(&t) {
+                if before.contains(&t) || self.already_winnable(&base, &r, t) {
                     continue; // the opponent could already do that: not caused by the capture
                 }
                 if !(v - back).is_gain() {
@@ -698,6 +701,56 @@ impl<'p> Analyzer<'p> {
         let after = self.best_capture(&r, Some(m.to));
         let gain = self.scalar(v);
         Ok((gain - (after - base).max(0) > 0, gain - after > 0))
+    }
+
+    /// Safety (RULES.md §2.5) of a win by checks: after the check `m` and any reply, the
+    /// capture of the target on `s` must leave the capturer's side unmated. A win by checks
+    /// whose final capture walks into mate is no threat, exactly as a direct capture that does
+    /// (图8: with the black general on f8, the cannon's check on e2 followed by the rook taking
+    /// a6 loses to Red's checks, so the general's step back to f9 is what creates the threat on
+    /// a6). Checked on the threats found, not inside the check search, to keep that search
+    /// cheap: after a reply, a target that cannot be taken at once (a further check is needed)
+    /// is taken as safe.
+    fn check_win_is_safe(&mut self, q: &Position, m: Move, s: Square) -> Result<bool, Exhausted> {
+        let r = q.after(m);
+        for rep in search::legal_replies(&r) {
+            let s2 = r.after(rep);
+            let caps = Self::captures_to(&s2, s);
+            if caps.is_empty() {
+                continue;
+            }
+            let mut safe = false;
+            for cm in caps {
+                if !search::mate_by_checks_with(
+                    &s2.after(cm),
+                    self.profile.refutation_mate_cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )? {
+                    safe = true;
+                    break;
+                }
+            }
+            if !safe {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether the side to move of `base` could already win the piece standing on `t` in
+    /// `after` by a direct capture (the same piece on the same square, and the exchange there a
+    /// gain). A counter-attack by checks that ends in winning such a piece is not caused by the
+    /// capture being judged: the opponent could take it anyway, so it is no root of the captured
+    /// piece (RULES.md §2.3: protection is judged after the capture, and only what the capture
+    /// newly allows can make it unsafe; 图8: the black rook takes the a6 pawn once its general
+    /// has stepped back, although Red could then win the c3 pawn after a check, as it could
+    /// before).
+    fn already_winnable(&mut self, base: &Position, after: &Position, t: Square) -> bool {
+        if base.piece_at(t).is_none() || base.piece_at(t) != after.piece_at(t) {
+            return false;
+        }
+        self.see(base, t, 0).0.is_gain()
     }
 
     /// The best balance (scalar) of any capture by the side to move, except onto `skip`.
