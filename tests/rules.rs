@@ -78,14 +78,10 @@ fn failures(cases: &[Case], profile: &Profile) -> Vec<(String, String)> {
 /// The tests fail when any other case fails (a regression) and when a listed case starts
 /// passing (so that the list is kept honest).
 const CXA_KNOWN_FAILURES: &[&str] = &[
-    "图2",
     "图3",
     "图4",
     "图8",
-    "图9",
     "图11",
-    "图13",
-    "图16",
     "图17",
     "图18",
     "图21",
@@ -305,6 +301,65 @@ fn the_net_gain_test_counts_the_whole_exchange() {
     // Rook takes a horse protected by a pawn: rook for horse is a loss, so no chase.
     let n = cxa("4k4/9/9/9/4p4/4n4/9/9/R8/3K5 w", "a1a4");
     assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+#[test]
+fn a_chase_by_checks_is_charged_to_the_checking_piece_where_it_stands() {
+    // The horse uncovers the rook on the i-file: Ri9+ drives the general off rank 9 and the rook
+    // then takes the horse a9 (抽将). The chaser is the rook on i0 (not the square it would
+    // capture from after the check, which holds nothing, or an enemy piece, now).
+    let n = cxa("n3k4/9/9/9/9/9/8N/9/9/3K4R w", "i3g4");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["a9"]);
+    assert_eq!(n.targets[0].how, xiangqi_arbiter::rules::WinHow::Checks);
+    assert_eq!(
+        n.targets[0]
+            .by
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>(),
+        ["i0"]
+    );
+}
+
+#[test]
+fn a_check_that_takes_a_rook_facing_it_is_the_exchange_not_a_chase() {
+    // Ra9 faces the black rook d9 (兑: each can take the other; a9 is guarded by the horse b7).
+    // Rxd9 would also check the general f9 and then take the horse d5, but that line opens with
+    // the exchange itself: the opponent, on the move, can take first. Idle, exchange.
+    let n = cxa("3r1k3/9/1N7/9/3n5/9/9/9/9/R2K5 w", "a0a9");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange));
+    // The same check-and-capture on a horse (no exchange: it cannot take the rook) chases.
+    let n = cxa("3n1k3/9/1N7/9/3n5/9/9/9/9/R2K5 w", "a0a9");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+}
+
+#[test]
+fn a_pawn_taking_a_piece_with_a_false_root_still_chases_alone() {
+    // Hf7 makes the elephant e7's recapture on g5 lose to mate (Rd8: the horse covers d8 and e9
+    // once its leg e7 is empty), so the pawn h5 can now take the elephant g5. The horse also
+    // bears on g5, but the root is false, the elephant counts as unprotected, and the pawn takes
+    // it by itself: idle (CXA), as the book rules it (参考图5).
+    let n = cxa("3k1a3/R8/4b4/7N1/6bP1/9/9/4B4/4A4/3AK1B2 w", "h6f7");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    // A horse (h3) in the pawn's place chases.
+    let n = cxa("3k1a3/R8/4b4/7N1/6b2/9/7N1/4B4/4A4/3AK1B2 w", "h6f7");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["g5"]);
+}
+
+#[test]
+fn uncovering_two_rooks_against_each_other_offers_an_exchange() {
+    // The horse steps off the a-file: the rooks a1 and a8 now face each other (兑), though
+    // neither moved. Idle, exchange.
+    let n = cxa("r3k4/9/9/9/N8/9/9/R8/9/3K5 w", "a5c4");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange));
+    // A piece stepping between two cannons as their common screen offers the exchange too.
+    let n = cxa("c3k4/9/9/9/9/1N7/9/C8/9/3K5 w", "b4a6");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange));
 }
 
 // ---- repetition ----

@@ -552,7 +552,7 @@ impl<'p> Analyzer<'p> {
                 let Some(piece) = q.piece_at(s).filter(|p| p.color != us) else {
                     continue;
                 };
-                if self.mutual(q, capturer, s) {
+                if self.mutual(q, capturer, s) || self.opens_with_exchange(q, m) {
                     continue;
                 }
                 let mut line = ArrayVec::new();
@@ -585,6 +585,16 @@ impl<'p> Analyzer<'p> {
         Self::captures_to(&opp, attacker)
             .iter()
             .any(|m| m.from == target)
+    }
+
+    /// Whether the check `m` takes an enemy piece that attacks the checking piece and is worth
+    /// the same (the two stand in an exchange, 兑). A series of checks opened by that capture
+    /// is the exchange carried out, not a new threat: the opponent, on the move, could just as
+    /// well take first, so whatever the series wins after the capture is the exchange's
+    /// consequence (RULES.md §2: an exchange offer is idle-class; the direct capture of such a
+    /// piece is already left out by [`Self::mutual`], and taking it with check changes nothing).
+    fn opens_with_exchange(&self, q: &Position, m: Move) -> bool {
+        q.piece_at(m.to).is_some() && self.mutual(q, m.from, m.to)
     }
 
     /// Safety and cost of a winning capture: the capturer's side is not mated right after it, and
@@ -668,8 +678,8 @@ impl<'p> Analyzer<'p> {
     }
 
     /// Targets the side to move wins by a series of checks ending in a capture that nets
-    /// material (counting what the checks gave up or won): (square, first check, capturer, the
-    /// net balance of the whole line against the best defence).
+    /// material (counting what the checks gave up or won): (square, first check, capturer where
+    /// it stands in `q`, the net balance of the whole line against the best defence).
     fn check_wins(
         &mut self,
         q: &Position,
@@ -749,6 +759,11 @@ impl<'p> Analyzer<'p> {
                 }
             }
             for (s, capturer, v) in common.unwrap_or_default() {
+                // The capturer is named where it stands in `q` (the check may have moved it):
+                // the chase is charged to the piece as it stands when the threat is judged, not
+                // to whatever stands now on the square it would capture from (an enemy pawn it
+                // takes on the way, read as "a pawn chasing alone", hid real chases).
+                let capturer = origin_in(m, capturer);
                 match out.iter_mut().find(|o| o.0 == s) {
                     Some(o) => {
                         if self.scalar(v) > self.scalar(o.3) {
@@ -793,12 +808,56 @@ impl<'p> Analyzer<'p> {
         Ok(false)
     }
 
+    /// When a protector of the target can recapture only to be mated (a false root, 假根,
+    /// RULES.md §2.3), the target counts as unprotected and the chaser is the piece that
+    /// captures, with its own screen if it is a cannon: the pieces behind the mate, or backing
+    /// the capturer up against what protection remains, take no part in winning it. So a pawn
+    /// or the general taking such a piece still attacks by itself (idle, CXA): the book rules a
+    /// pawn taking an elephant whose recapture would be mated a pawn chase, though a horse also
+    /// bears on the square (参考图5). `None` when no recapture is refuted by mate (the general
+    /// analysis applies).
+    fn capture_past_false_root(
+        &mut self,
+        q: &Position,
+        t: &Threat,
+    ) -> Result<Option<Vec<Square>>, Exhausted> {
+        if t.how == WinHow::Checks {
+            return Ok(None);
+        }
+        let capturer = t.first.from;
+        let r = q.after(t.first);
+        let mut refuted = false;
+        for rm in Self::captures_to(&r, t.square) {
+            if search::mate_by_checks_with(
+                &r.after(rm),
+                self.profile.refutation_mate_cap,
+                &mut self.budget,
+                &mut self.mates,
+            )? {
+                refuted = true;
+                break;
+            }
+        }
+        if !refuted {
+            return Ok(None);
+        }
+        let mut parts = vec![capturer];
+        if q.piece_at(capturer).is_some_and(|p| p.role == Role::Cannon) {
+            let screen = search::between(capturer, t.square) & q.by_color(q.turn());
+            parts.extend(screen);
+        }
+        Ok(Some(parts))
+    }
+
     /// The chaser's pieces needed for a direct threat: the capturers of the principal line, and
     /// any other piece bearing on the square without which the threat is gone.
     fn participants(&mut self, q: &Position, t: &Threat) -> Result<Vec<Square>, Exhausted> {
         let capturer = t.first.from;
         if t.how == WinHow::Checks {
             return Ok(t.line.to_vec());
+        }
+        if let Some(parts) = self.capture_past_false_root(q, t)? {
+            return Ok(parts);
         }
         let us = q.turn();
         let occ = q.occupied();
@@ -1037,6 +1096,35 @@ impl<'p> Analyzer<'p> {
         Ok(targets)
     }
 
+    /// Whether the move sets two equal pieces against each other without moving either (兑 by
+    /// a screen or an uncovered line, RULES.md §2: an exchange offer is idle-class): after it,
+    /// an enemy piece and one of ours, worth the same, can each take the other ([`Self::mutual`]),
+    /// and they could not before. A horse stepping off the line between two rooks, or a piece
+    /// stepping between two cannons as their common screen, offers the exchange as surely as
+    /// moving one of the pieces would.
+    fn opens_exchange(&self, before: &Position, m: Move, after: &Position) -> bool {
+        let us = before.turn();
+        let ours = after.by_color(us).without(m.to);
+        let mover_view = after.null_move();
+        for x in ours {
+            if after.piece_at(x).is_some_and(|p| p.role == Role::King) {
+                continue;
+            }
+            for cm in Self::captures_to(after, x) {
+                let y = cm.from;
+                if !self.mutual(&mover_view, x, y) {
+                    continue;
+                }
+                // New: the pair did not stand in an exchange before the move.
+                let was = before.piece_at(y) == after.piece_at(y) && self.mutual(before, x, y);
+                if !was {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// The idle kind of an idle move, if one applies.
     fn idle_kind(
         &mut self,
@@ -1069,6 +1157,9 @@ impl<'p> Analyzer<'p> {
         }
         if offer {
             return Some(IdleKind::Offer);
+        }
+        if self.opens_exchange(before, m, after) {
+            return Some(IdleKind::Exchange);
         }
         let us = before.turn();
         let mut them_before = before.by_color(!us);
@@ -1189,6 +1280,12 @@ fn line_defence(before: &Position, after: &Position, m: Move, c: Square, t: Squa
         }
     }
     false
+}
+
+/// Where the piece standing on `sq` after our move `m` stood before it (the replies in between
+/// move only enemy pieces).
+fn origin_in(m: Move, sq: Square) -> Square {
+    if sq == m.to { m.from } else { sq }
 }
 
 /// Squares attacked by the pieces `pieces` (all of one colour) in `pos`.

@@ -63,7 +63,7 @@ fn may_give_check(pos: &Position, m: Move, ksq: Square) -> bool {
 
 /// Squares strictly between two squares on one file or rank (empty otherwise).
 #[inline]
-fn between(a: Square, b: Square) -> Bitboard {
+pub fn between(a: Square, b: Square) -> Bitboard {
     let (af, ar, bf, br) = (
         a.file().index() as i32,
         a.rank().index() as i32,
