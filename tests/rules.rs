@@ -105,7 +105,7 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     "参考图49",
 ];
 
-const AXF_KNOWN_FAILURES: &[&str] = &["axf-orange-151", "axf-fsf-25"];
+const AXF_KNOWN_FAILURES: &[&str] = &[];
 
 fn check_against_known(name: &str, cases: &[Case], profile: &Profile, known: &[&str]) {
     let fails = failures(cases, profile);

@@ -92,3 +92,31 @@ fn a_check_by_a_piece_that_also_attacks_a_loose_rook_chases_it_under_axf() {
     assert_eq!(cxa.kind, NatureKind::Check);
     assert!(cxa.targets.is_empty());
 }
+
+#[test]
+fn a_capture_with_discovered_check_wins_the_piece_under_axf() {
+    // The black rook returns to b0 and attacks the horse b4 (protected by the cannon g4 through
+    // the pawn e4); taking it uncovers the cannon a0's check through d0. AXF: a capture that
+    // cannot be recaptured wins the piece. CXA also weighs Red's counter-attack by checks
+    // (Rd9+ and Cxb4), which wins the rook back.
+    let fen = "5k3/9/9/9/9/1N2P1C2/9/9/9/cr1RK4 w";
+    let moves = "b4c2 b0c0 c2b4 c0b0";
+    let axf = last(fen, moves, &Profile::axf());
+    assert_eq!(axf.kind, NatureKind::Chase, "{axf:?}");
+    assert_eq!(squares(&axf), ["b4"]);
+    assert_eq!(last(fen, moves, &Profile::cxa()).kind, NatureKind::Idle);
+}
+
+#[test]
+fn making_an_old_attack_safe_is_no_new_chase_under_axf() {
+    // The cannon d8 (screen: the black rook) attacks the pinned red rook d2 all along; with the
+    // rook on d3, Cxd2 would be met by Rxd3 mate. The rook steps away from the offered red rook:
+    // under AXF the attack is old (newness judged on the attack); CXA calls the now-safe
+    // capture a new chase.
+    let fen = "2bk5/3c5/5N3/1R7/9/9/3r5/3R5/3K5/9 w";
+    let axf = last(fen, "b6b3 d3d4", &Profile::axf());
+    assert_eq!(axf.kind, NatureKind::Idle, "{axf:?}");
+    let cxa = last(fen, "b6b3 d3d4", &Profile::cxa());
+    assert_eq!(cxa.kind, NatureKind::Chase);
+    assert_eq!(squares(&cxa), ["d2"]);
+}

@@ -298,6 +298,9 @@ pub struct Analyzer<'p> {
     /// (position key, best capture, targets won by checks), computed on first use.
     base_capture: Option<(u64, i32)>,
     base_checks: Option<(u64, Vec<Square>)>,
+    /// Set while listing the threats before the move when the profile judges newness on the
+    /// attack alone (`newness_ignores_safety`): a capture is not refused for the mate after it.
+    ignore_safety: bool,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -310,6 +313,7 @@ impl<'p> Analyzer<'p> {
             mates: MateTable::default(),
             base_capture: None,
             base_checks: None,
+            ignore_safety: false,
         }
     }
 
@@ -608,16 +612,18 @@ impl<'p> Analyzer<'p> {
         recaptured: bool,
     ) -> Result<(bool, bool), Exhausted> {
         let r = q.after(m);
-        if search::mate_by_checks_with(
-            &r,
-            self.profile.refutation_mate_cap,
-            &mut self.budget,
-            &mut self.mates,
-        )? {
+        if !self.ignore_safety
+            && search::mate_by_checks_with(
+                &r,
+                self.profile.refutation_mate_cap,
+                &mut self.budget,
+                &mut self.mates,
+            )?
+        {
             return Ok((false, false));
         }
         // A counter-attack by checks that wins back at least as much is a root too.
-        if self.profile.chase_check_cap > 0 {
+        if self.profile.chase_check_cap > 0 && self.profile.counter_checks_refute {
             let cap = self.profile.chase_check_cap;
             let base = q.null_move();
             let before = match &self.base_checks {
@@ -1019,7 +1025,12 @@ impl<'p> Analyzer<'p> {
         if t1.is_empty() {
             return Ok(Vec::new());
         }
-        let t0 = self.threats(before)?;
+        // AXF: an attack that existed before but was unsafe (a mate followed the capture) is
+        // an old attack; making it safe is no new chase.
+        self.ignore_safety = self.profile.newness_ignores_safety;
+        let t0 = self.threats(before);
+        self.ignore_safety = false;
+        let t0 = t0?;
         let mut targets = Vec::new();
         for t in &t1 {
             if !t.rel {

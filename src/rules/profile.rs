@@ -100,6 +100,17 @@ pub struct Profile {
     /// advisor that blocks the attack also blocks the rank's protection of the horse, and Black
     /// is not chasing the horse; diagram 61 likewise). `false`: such a cut root is a chase.
     pub line_defence_is_block: bool,
+    /// A counter-attack by checks that, after the capture, wins back at least what the capture
+    /// won makes the capture unsound (a root by checks). `false` (AXF): protection is a direct
+    /// recapture; a capture that gives a discovered check cannot be recaptured and wins the piece
+    /// (AXF engine tests: discovered-check capture threats).
+    pub counter_checks_refute: bool,
+    /// Newness (RULES.md §2.2) is judged on the attack: a capture that was possible and winning
+    /// before the move, but refused only because a mate by checks followed it (safety, §2.5), is
+    /// an old threat, and a move that makes it safe makes no new chase. `false`: such a threat is
+    /// new. AXF diagram 103: a rook escaping a perpetual offer, which so makes its cannon's
+    /// capture safe, is not chasing.
+    pub newness_ignores_safety: bool,
     /// A piece with a real protector is chased when winning it takes a longer exchange (more
     /// attackers than protectors: 少根, under-protection). `false` (AXF): a protected piece is
     /// chased only when the first capture already wins material (the capturer is worth less than
@@ -163,6 +174,8 @@ impl Profile {
             check_may_chase: false,
             mate_threat_may_chase: false,
             line_defence_is_block: false,
+            counter_checks_refute: true,
+            newness_ignores_safety: false,
             under_protection_chases: true,
             direct_threat_renews_check_threat: false,
             king_pawn_alone_idle: true,
@@ -191,6 +204,8 @@ impl Profile {
             check_may_chase: true,
             mate_threat_may_chase: true,
             line_defence_is_block: true,
+            counter_checks_refute: false,
+            newness_ignores_safety: true,
             under_protection_chases: false,
             direct_threat_renews_check_threat: true,
             just_crossed_pawn_is_no_gain: false,
