@@ -220,7 +220,7 @@ pub fn try_classify_line(
     let mut pos = *start;
     let mut prev: Option<Move> = None;
     for (index, &m) in moves.iter().enumerate() {
-        if !pos.legal_moves().contains(&m) {
+        if !pos.is_legal(m) {
             let err = IllegalMove {
                 index,
                 mv: m,
@@ -694,11 +694,11 @@ impl<'p> Analyzer<'p> {
     ) -> Result<Vec<(Square, Move, Square, Mat)>, Exhausted> {
         let us = q.turn();
         let mut out: Vec<(Square, Move, Square, Mat)> = Vec::new();
-        for m in search::checking_moves(q) {
+        for m in self.mates.checking_moves(q) {
             self.budget.tick()?;
             let gained = q.piece_at(m.to).map(|p| self.mat(p)).unwrap_or_default();
             let r = q.after(m);
-            let replies = search::legal_replies(&r);
+            let replies = self.mates.legal_replies(&r);
             if replies.is_empty() {
                 continue; // mate: a mate threat, not a chase
             }
@@ -849,7 +849,7 @@ impl<'p> Analyzer<'p> {
         }
         let mut parts = vec![capturer];
         if q.piece_at(capturer).is_some_and(|p| p.role == Role::Cannon) {
-            let screen = search::between(capturer, t.square) & q.by_color(q.turn());
+            let screen = crate::attacks::between(capturer, t.square) & q.by_color(q.turn());
             parts.extend(screen);
         }
         Ok(Some(parts))
