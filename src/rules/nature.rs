@@ -517,12 +517,17 @@ impl<'p> Analyzer<'p> {
                 any_abs |= abs;
                 capturers |= Bitboard::from_square(m.from);
                 // Prefer, at equal value, a capturer that is neither the general nor a pawn (the
-                // threat then does not rest on them alone).
+                // threat then does not rest on them alone), then one that cannot be taken back
+                // (a plain capture before an exchange): choices that do not depend on where the
+                // pieces stand, so that a mirrored board gets the same description.
                 let lone = matches!(
                     q.piece_at(m.from).map(|p| p.role),
                     Some(Role::King) | Some(Role::Pawn)
                 );
-                let sc = i32::from(rel) * 100_000 + self.scalar(v) * 2 + i32::from(!lone);
+                let sc = i32::from(rel) * 100_000
+                    + self.scalar(v) * 4
+                    + i32::from(!lone) * 2
+                    + i32::from(!rec);
                 if sc > best {
                     best = sc;
                     found = Some(Threat {

@@ -1,0 +1,231 @@
+//! Metamorphic tests of the rules engine: the rules know no left or right and no colour, so a
+//! position mirrored left to right, or turned round with the colours swapped, must get the same
+//! nature for every move (targets moved with the board) and the same ruling (Red and Black
+//! swapped when the colours are). Run over every CXA and AXF case and stretches of real games;
+//! this guards against readings that depend on where a diagram happens to stand.
+
+use serde_json::Value;
+use xiangqi_arbiter::rules::{MoveNature, Profile, Verdict, adjudicate};
+use xiangqi_arbiter::{Color, Move, Piece, Position, Setup, Square};
+
+#[derive(Clone, Copy, Debug)]
+enum Transform {
+    /// Files a..i become i..a.
+    Mirror,
+    /// The board turned by 180 degrees and the colours swapped: Red's game played by Black.
+    SwapColours,
+}
+
+impl Transform {
+    fn square(self, s: Square) -> Square {
+        let (f, r) = (s.file().index() as i32, s.rank().index() as i32);
+        match self {
+            Transform::Mirror => Square::from_xy(8 - f, r),
+            Transform::SwapColours => Square::from_xy(8 - f, 9 - r),
+        }
+        .expect("on the board")
+    }
+
+    fn piece(self, p: Piece) -> Piece {
+        match self {
+            Transform::Mirror => p,
+            Transform::SwapColours => Piece {
+                color: !p.color,
+                role: p.role,
+            },
+        }
+    }
+
+    fn color(self, c: Color) -> Color {
+        match self {
+            Transform::Mirror => c,
+            Transform::SwapColours => !c,
+        }
+    }
+
+    fn position(self, pos: &Position) -> Position {
+        let s = pos.to_setup();
+        let mut board = [None; 90];
+        for (i, p) in s.board.iter().enumerate() {
+            let sq = self.square(Square::from_index(i));
+            board[sq.index()] = p.map(|p| self.piece(p));
+        }
+        let t = Setup {
+            board,
+            turn: self.color(s.turn),
+            ..s
+        };
+        Position::from_setup(t).expect("a transformed legal position is legal")
+    }
+
+    fn mv(self, m: Move) -> Move {
+        Move {
+            from: self.square(m.from),
+            to: self.square(m.to),
+        }
+    }
+
+    fn verdict(self, v: Verdict) -> Verdict {
+        match (self, v) {
+            (Transform::SwapColours, Verdict::RedMustVary) => Verdict::BlackMustVary,
+            (Transform::SwapColours, Verdict::BlackMustVary) => Verdict::RedMustVary,
+            (_, v) => v,
+        }
+    }
+}
+
+/// A nature in a form that does not depend on the order pieces were found in.
+fn canonical(n: &MoveNature, t: Option<Transform>) -> String {
+    let sq = |s: Square| t.map_or(s, |t| t.square(s));
+    let pc = |p: Piece| t.map_or(p, |t| t.piece(p));
+    let mut targets: Vec<String> = n
+        .targets
+        .iter()
+        .map(|x| {
+            // Which piece is named for a target any of several could take alone is a free
+            // choice (two rooks on either side); the pieces of a joint chase are not.
+            let mut by: Vec<String> = if x.joint {
+                x.by.iter().map(|&b| sq(b).to_string()).collect()
+            } else {
+                Vec::new()
+            };
+            by.sort();
+            format!(
+                "{}{} joint={} how={} by={}",
+                pc(x.piece).char(),
+                sq(x.square),
+                x.joint,
+                x.how.name(),
+                by.join(",")
+            )
+        })
+        .collect();
+    targets.sort();
+    format!(
+        "{} {:?} capture={:?} [{}]",
+        n.kind.name(),
+        n.idle_kind,
+        n.capture.map(|p| pc(p).char()),
+        targets.join("; ")
+    )
+}
+
+/// Adjudicates the line and its transformed image; returns a description of every difference.
+fn differences(
+    id: &str,
+    start: &Position,
+    moves: &[Move],
+    profile: &Profile,
+    t: Transform,
+) -> Vec<String> {
+    let a = adjudicate::adjudicate(start, moves, profile).unwrap_or_else(|e| panic!("{id}: {e}"));
+    let tstart = t.position(start);
+    let tmoves: Vec<Move> = moves.iter().map(|&m| t.mv(m)).collect();
+    let b = adjudicate::adjudicate(&tstart, &tmoves, profile)
+        .unwrap_or_else(|e| panic!("{id} {t:?}: {e}"));
+    let mut out = Vec::new();
+    for (i, (x, y)) in a.natures.iter().zip(&b.natures).enumerate() {
+        let (x, y) = (canonical(x, Some(t)), canonical(y, None));
+        if x != y {
+            out.push(format!(
+                "{id} {t:?} ply {}: {x}  vs transformed  {y}",
+                i + 1
+            ));
+        }
+    }
+    if t.verdict(a.verdict) != b.verdict {
+        out.push(format!(
+            "{id} {t:?}: verdict {} vs transformed {}",
+            a.verdict.name(),
+            b.verdict.name()
+        ));
+    }
+    out
+}
+
+fn cases(text: &str) -> Vec<(String, Position, Vec<Move>)> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            let moves = v["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| Move::parse_iccs(m.as_str().unwrap()).unwrap())
+                .collect();
+            (
+                v["id"].as_str().unwrap().to_string(),
+                Position::from_fen(v["fen"].as_str().unwrap()).unwrap(),
+                moves,
+            )
+        })
+        .collect()
+}
+
+/// The profile without the tournament overlay, which is not colour-blind by design (an early
+/// drawn cycle means Red must vary).
+fn colour_blind(mut p: Profile) -> Profile {
+    p.tournament_overlay = false;
+    p
+}
+
+fn check(name: &str, text: &str, profile: &Profile) {
+    let profile = &colour_blind(profile.clone());
+    let mut all = Vec::new();
+    let cases = cases(text);
+    for (id, start, moves) in &cases {
+        for t in [Transform::Mirror, Transform::SwapColours] {
+            all.extend(differences(id, start, moves, profile, t));
+        }
+    }
+    assert!(
+        all.is_empty(),
+        "{name}: {} differences under symmetry:\n{}",
+        all.len(),
+        all.join("\n")
+    );
+    eprintln!("{name}: {} cases symmetric", cases.len());
+}
+
+#[test]
+fn cxa_cases_are_symmetric() {
+    check("CXA", include_str!("data/rules/cxa.jsonl"), &Profile::cxa());
+}
+
+#[test]
+fn axf_cases_are_symmetric() {
+    check("AXF", include_str!("data/rules/axf.jsonl"), &Profile::axf());
+}
+
+#[test]
+#[ignore = "win-by-checks lines still depend on move order: being fixed"]
+fn real_games_are_symmetric() {
+    // Every move of the 48 games of the speed corpus, both profiles.
+    let mut all = Vec::new();
+    let mut plies = 0;
+    for (k, l) in include_str!("data/rules/games.jsonl").lines().enumerate() {
+        let v: Value = serde_json::from_str(l).unwrap();
+        let start = Position::from_fen(v["fen"].as_str().unwrap()).unwrap();
+        let moves: Vec<Move> = v["moves"]
+            .as_str()
+            .unwrap()
+            .split_whitespace()
+            .map(|m| Move::parse_iccs(m).unwrap())
+            .collect();
+        plies += moves.len();
+        let id = format!("game {k}");
+        for profile in [Profile::cxa(), Profile::axf()].map(colour_blind) {
+            for t in [Transform::Mirror, Transform::SwapColours] {
+                all.extend(differences(&id, &start, &moves, &profile, t));
+            }
+        }
+    }
+    assert!(plies > 12_000, "{plies}");
+    assert!(
+        all.is_empty(),
+        "{} differences under symmetry:\n{}",
+        all.len(),
+        all.join("\n")
+    );
+}
