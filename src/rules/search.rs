@@ -267,7 +267,9 @@ pub fn has_legal_reply(q: &Position) -> bool {
 ///   `from` lies on no line to `K` as its first or second piece (otherwise the exact test);
 /// - or it uncovers a check (it was the first or second piece on a line from `K`, or stood on
 ///   the leg of an own horse aimed at `K`), or becomes the screen of an own cannon facing `K`
-///   with nothing between: those moves get the exact test on the occupancy after the move.
+///   with nothing between. For such a piece, leaving its square is tested once; destinations on
+///   `K`'s rank, file or horse legs (where it may block again) get the exact test on the
+///   occupancy after the move, like landings in front of an own cannon.
 ///
 /// When the enemy general already stands attacked (a hypothetical position), every move is
 /// tested by playing it.
