@@ -154,14 +154,16 @@ fn for_each_evasion<F: FnMut(Square, Bitboard)>(q: &Position, ev: &Evasions, mut
     let them = q.by_color(!us);
     let occ = q.occupied();
     let rot = q.occupied_rotated();
+    // (Rooks and cannons stay on their rank and file.)
+    let cross = |sq: Square| Bitboard::file(sq.file()) | Bitboard::rank(sq.rank());
     for sq in q.pieces(us, Role::Rook) {
-        let a = ev.allowed(sq);
+        let a = ev.allowed(sq) & cross(sq);
         if a.any() {
             f(sq, (attacks::rook_attacks(sq, occ, rot) - own) & a);
         }
     }
     for sq in q.pieces(us, Role::Cannon) {
-        let a = ev.allowed(sq);
+        let a = ev.allowed(sq) & cross(sq);
         if a.any() {
             let quiet = attacks::rook_attacks(sq, occ, rot) - occ;
             f(
