@@ -80,13 +80,11 @@ fn failures(cases: &[Case], profile: &Profile) -> Vec<(String, String)> {
 const CXA_KNOWN_FAILURES: &[&str] = &[
     "图3",
     "图4",
-    "图8",
     "图11",
     "图17",
     "图18",
     "图21",
     "图22",
-    "图24",
     "图25",
     "图26",
     "图28",
@@ -95,35 +93,15 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     "参考图1",
     "参考图13",
     "参考图15",
-    "参考图19",
     "参考图27",
     "参考图29",
-    "参考图33",
     "参考图35",
     "参考图39",
     "参考图41",
     "参考图49",
 ];
 
-const AXF_KNOWN_FAILURES: &[&str] = &[
-    "axf-orange-23",
-    "axf-orange-57",
-    "axf-orange-59",
-    "axf-orange-61",
-    "axf-orange-77",
-    "axf-orange-81",
-    "axf-orange-87",
-    "axf-orange-105",
-    "axf-orange-107",
-    "axf-orange-113",
-    "axf-orange-129",
-    "axf-orange-131",
-    "axf-orange-151",
-    "axf-fsf-15",
-    "axf-fsf-22",
-    "axf-fsf-25",
-    "axf-fsf-27",
-];
+const AXF_KNOWN_FAILURES: &[&str] = &[];
 
 fn check_against_known(name: &str, cases: &[Case], profile: &Profile, known: &[&str]) {
     let fails = failures(cases, profile);
@@ -378,6 +356,66 @@ fn uncovering_two_rooks_against_each_other_offers_an_exchange() {
     let n = cxa("c3k4/9/9/9/9/1N7/9/C8/9/3K5 w", "b4a6");
     assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
     assert_eq!(n.idle_kind, Some(IdleKind::Exchange));
+}
+
+#[test]
+fn a_mate_that_needs_the_offered_rook_is_the_exchange_not_a_mate_threat() {
+    // Rf1 offers the rook exchange on the f-file; taking the rook f5 would also mate (the pawn
+    // e8 covers e9), but the opponent, on the move, can just as well take first (the horse h2
+    // takes back): idle, exchange (图29).
+    let n = cxa("5k3/4P4/9/9/5r3/9/9/7N1/R8/4K4 w", "a1f1");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange));
+    // Against a horse, which cannot take back, the same move threatens mate.
+    let n = cxa("5k3/4P4/9/9/5n3/9/9/7N1/R8/4K4 w", "a1f1");
+    assert_eq!(n.kind, NatureKind::MateThreat, "{n:?}");
+}
+
+#[test]
+fn a_piece_forced_to_interpose_and_then_taken_is_won_by_checks() {
+    // After Ri5, Red threatens Rxe5+ (the rook f8 must interpose on e8: the pawn c9 covers d9,
+    // the horse f9 stands on f9), then the pawn sacrifice Pd9+ drags the general off e9 and the
+    // rook takes the unprotected rook e8: the rook f8 is chased by a series of checks (图24).
+    // (The pawn d3 shuts the d-file, so that Pd9 is no mate.)
+    let n = cxa("2P1kn3/5r3/9/9/4p4/8R/3P5/9/9/3K5 w", "i4i5");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["f8"]);
+    assert_eq!(n.targets[0].how, xiangqi_arbiter::rules::WinHow::Checks);
+}
+
+#[test]
+fn a_threat_freed_by_blocking_a_check_is_idle() {
+    // Re3+ leaves the cannon g1 unguarded (the general cannot step out of its palace to g1);
+    // the advisor's block frees the black rook to take it, but the block does not make that
+    // threat: idle (参考图19).
+    let n = cxa("4ka3/9/5a3/9/9/9/6R2/9/5KCr1/9 w", "g3e3 f9e8");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    // The rook stepping next to the unguarded cannon, no check to answer, chases it.
+    let n = cxa("4ka3/9/5a3/9/9/9/2R6/9/5KC2/7r1 w", "c3c4 h0h1");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+}
+
+#[test]
+fn a_win_by_checks_whose_capture_walks_into_mate_is_no_chase() {
+    // The rook steps to a4: next move a9+ drives the general to d8 and the rook takes the horse
+    // on g9 (抽将): a chase.
+    let n = cxa("3k2n2/4a4/9/9/9/7R1/9/9/9/4K4 w", "h4a4");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(n.targets[0].how, xiangqi_arbiter::rules::WinHow::Checks);
+    // Same, but once the rook has taken the horse Black mates at once (rook i0, the horse on f3
+    // covering e1): the win is not safe (RULES.md §2.5), so no chase.
+    let n = cxa("3k2n2/4a4/9/9/8r/7R1/5n3/9/9/4K4 w", "h4a4");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+#[test]
+fn a_counter_win_the_opponent_already_had_does_not_make_a_capture_unsafe() {
+    // The black rook comes to f6 and attacks the crossed pawn a6. After rook takes a6 Red can
+    // check on the opened f-file and then take the c3 pawn, but Red could take c3 anyway: the
+    // capture of a6 costs nothing it did not already cost, so the threat is real: a chase.
+    let n = cxa("5k3/4a4/9/P8/5r3/9/2p4R1/9/4A4/4K4 b", "f5f6");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["a6"]);
 }
 
 // ---- repetition ----

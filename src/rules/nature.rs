@@ -298,6 +298,9 @@ pub struct Analyzer<'p> {
     /// (position key, best capture, targets won by checks), computed on first use.
     base_capture: Option<(u64, i32)>,
     base_checks: Option<(u64, Vec<Square>)>,
+    /// Set while listing the threats before the move when the profile judges newness on the
+    /// attack alone (`newness_ignores_safety`): a capture is not refused for the mate after it.
+    ignore_safety: bool,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -310,6 +313,7 @@ impl<'p> Analyzer<'p> {
             mates: MateTable::default(),
             base_capture: None,
             base_checks: None,
+            ignore_safety: false,
         }
     }
 
@@ -496,10 +500,17 @@ impl<'p> Analyzer<'p> {
                     line = l2;
                     rec = r2;
                 }
+                if rec && !self.profile.under_protection_chases {
+                    // AXF: a really protected piece is won only if the first capture gains
+                    // (the capturer, recaptured, is worth less than the target).
+                    let capturer = q.piece_at(m.from).expect("capturer");
+                    v = self.mat(piece) - self.mat(capturer);
+                    line.truncate(1);
+                }
                 if !v.is_gain() {
                     continue;
                 }
-                let (rel, abs) = self.capture_is_sound(q, m, v)?;
+                let (rel, abs) = self.capture_is_sound(q, m, v, rec)?;
                 if !rel && !abs {
                     continue;
                 }
@@ -546,7 +557,10 @@ impl<'p> Analyzer<'p> {
                 let Some(piece) = q.piece_at(s).filter(|p| p.color != us) else {
                     continue;
                 };
-                if self.mutual(q, capturer, s) || self.opens_with_exchange(q, m) {
+                if self.mutual(q, capturer, s) || self.opens_with_exchange(q, m)? {
+                    continue;
+                }
+                if !self.check_win_is_safe(q, m, s)? {
                     continue;
                 }
                 let mut line = ArrayVec::new();
@@ -581,14 +595,63 @@ impl<'p> Analyzer<'p> {
             .any(|m| m.from == target)
     }
 
+    /// Whether our piece on `x` and the enemy piece on `y` stand in a real exchange (兑) in `q`
+    /// (our side to move): each can take the other and they are worth the same
+    /// ([`Self::mutual`]), and the opponent can really accept, i.e. taking first does not lose
+    /// to mate by checks (within `refutation_mate_cap`), the test of a false root (RULES.md §2.3)
+    /// applied to the exchange. An offer the opponent cannot accept is no exchange: the book
+    /// rules a rook offering a rook exchange idle (图29), but the same offer made while the
+    /// enemy rook is tied to its line by a mate a mate threat (图29 variation).
+    fn exchange_partners(&mut self, q: &Position, x: Square, y: Square) -> Result<bool, Exhausted> {
+        if !self.mutual(q, x, y) {
+            return Ok(false);
+        }
+        let accepted = q.null_move().after(Move::new(y, x));
+        Ok(!search::mate_by_checks_with(
+            &accepted,
+            self.profile.refutation_mate_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )?)
+    }
+
     /// Whether the check `m` takes an enemy piece that attacks the checking piece and is worth
     /// the same (the two stand in an exchange, 兑). A series of checks opened by that capture
     /// is the exchange carried out, not a new threat: the opponent, on the move, could just as
     /// well take first, so whatever the series wins after the capture is the exchange's
     /// consequence (RULES.md §2: an exchange offer is idle-class; the direct capture of such a
     /// piece is already left out by [`Self::mutual`], and taking it with check changes nothing).
-    fn opens_with_exchange(&self, q: &Position, m: Move) -> bool {
-        q.piece_at(m.to).is_some() && self.mutual(q, m.from, m.to)
+    fn opens_with_exchange(&mut self, q: &Position, m: Move) -> Result<bool, Exhausted> {
+        if q.piece_at(m.to).is_none() {
+            return Ok(false);
+        }
+        self.exchange_partners(q, m.from, m.to)
+    }
+
+    /// Given that the side to move of `q` mates by checks: whether it also does so without
+    /// capturing an exchange partner, an enemy piece that one of ours attacks and that could take
+    /// that piece back, worth the same ([`Self::mutual`]). A mate that needs that capture is the
+    /// exchange offer's consequence, not a mate threat: the opponent could just as well take
+    /// first (兑 is idle-class, RULES.md §2). The book rules a rook offering a rook exchange
+    /// idle though taking the rook would mate (图29), and a rook move making such a mate while
+    /// attacking an unprotected piece a chase (图17).
+    fn mate_not_only_through_exchange(&mut self, q: &Position) -> Result<bool, Exhausted> {
+        let us = q.turn();
+        let mut partners: ArrayVec<Square, 8> = ArrayVec::new();
+        for x in q.by_color(us) {
+            let opp = q.null_move();
+            for cm in Self::captures_to(&opp, x) {
+                if !partners.contains(&cm.from) && self.exchange_partners(q, x, cm.from)? {
+                    let _ = partners.try_push(cm.from);
+                }
+            }
+        }
+        for y in partners {
+            if !search::mate_by_checks_sparing(q, self.profile.mate_ply_cap, y, &mut self.budget)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Safety and cost of a winning capture: the capturer's side is not mated right after it, and
@@ -599,18 +662,21 @@ impl<'p> Analyzer<'p> {
         q: &Position,
         m: Move,
         v: Mat,
+        recaptured: bool,
     ) -> Result<(bool, bool), Exhausted> {
         let r = q.after(m);
-        if search::mate_by_checks_with(
-            &r,
-            self.profile.refutation_mate_cap,
-            &mut self.budget,
-            &mut self.mates,
-        )? {
+        if !self.ignore_safety
+            && search::mate_by_checks_with(
+                &r,
+                self.profile.refutation_mate_cap,
+                &mut self.budget,
+                &mut self.mates,
+            )?
+        {
             return Ok((false, false));
         }
         // A counter-attack by checks that wins back at least as much is a root too.
-        if self.profile.chase_check_cap > 0 {
+        if self.profile.chase_check_cap > 0 && self.profile.counter_checks_refute {
             let cap = self.profile.chase_check_cap;
             let base = q.null_move();
             let before = match &self.base_checks {
@@ -626,8 +692,13 @@ impl<'p> Analyzer<'p> {
                 }
             };
             for (t, _, _, back) in self.check_wins(&r, cap, Mat::default())? {
-                if before.contains(&t) {
+                if before.contains(&t) || self.already_winnable(&base, &r, t) {
                     continue; // the opponent could already do that: not caused by the capture
+                }
+                if recaptured && t == m.to {
+                    // Winning the capturer back is the recapture the exchange balance `v`
+                    // already counts; a route to it through checks is no further loss.
+                    continue;
                 }
                 if !(v - back).is_gain() {
                     return Ok((false, false));
@@ -649,6 +720,56 @@ impl<'p> Analyzer<'p> {
         let after = self.best_capture(&r, Some(m.to));
         let gain = self.scalar(v);
         Ok((gain - (after - base).max(0) > 0, gain - after > 0))
+    }
+
+    /// Safety (RULES.md §2.5) of a win by checks: after the check `m` and any reply, the
+    /// capture of the target on `s` must leave the capturer's side unmated. A win by checks
+    /// whose final capture walks into mate is no threat, exactly as a direct capture that does
+    /// (图8: with the black general on f8, the cannon's check on e2 followed by the rook taking
+    /// a6 loses to Red's checks, so the general's step back to f9 is what creates the threat on
+    /// a6). Checked on the threats found, not inside the check search, to keep that search
+    /// cheap: after a reply, a target that cannot be taken at once (a further check is needed)
+    /// is taken as safe.
+    fn check_win_is_safe(&mut self, q: &Position, m: Move, s: Square) -> Result<bool, Exhausted> {
+        let r = q.after(m);
+        for rep in search::legal_replies(&r) {
+            let s2 = r.after(rep);
+            let caps = Self::captures_to(&s2, s);
+            if caps.is_empty() {
+                continue;
+            }
+            let mut safe = false;
+            for cm in caps {
+                if !search::mate_by_checks_with(
+                    &s2.after(cm),
+                    self.profile.refutation_mate_cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )? {
+                    safe = true;
+                    break;
+                }
+            }
+            if !safe {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether the side to move of `base` could already win the piece standing on `t` in
+    /// `after` by a direct capture (the same piece on the same square, and the exchange there a
+    /// gain). A counter-attack by checks that ends in winning such a piece is not caused by the
+    /// capture being judged: the opponent could take it anyway, so it is no root of the captured
+    /// piece (RULES.md §2.3: protection is judged after the capture, and only what the capture
+    /// newly allows can make it unsafe; 图8: the black rook takes the a6 pawn once its general
+    /// has stepped back, although Red could then win the c3 pawn after a check, as it could
+    /// before).
+    fn already_winnable(&mut self, base: &Position, after: &Position, t: Square) -> bool {
+        if base.piece_at(t).is_none() || base.piece_at(t) != after.piece_at(t) {
+            return false;
+        }
+        self.see(base, t, 0).0.is_gain()
     }
 
     /// The best balance (scalar) of any capture by the side to move, except onto `skip`.
@@ -694,11 +815,15 @@ impl<'p> Analyzer<'p> {
                     let Some(piece) = s2.piece_at(s) else {
                         continue;
                     };
-                    if q.piece_at(s) != Some(piece) || !self.is_material(piece, s) {
+                    // The piece won is named where it stands in `q`: a piece the check forced
+                    // to move (to interpose, say) and then taken is won by the series too
+                    // (RULES.md §2.1: a forcing series of checks that ends in the capture).
+                    let t = origin_in(rep, s);
+                    if q.piece_at(t) != Some(piece) || !self.is_material(piece, s) {
                         continue;
                     }
                     if let Some(c) = &common
-                        && !c.iter().any(|&(t, _, _)| t == s)
+                        && !c.iter().any(|&(w, _, _)| w == t)
                     {
                         continue;
                     }
@@ -713,11 +838,12 @@ impl<'p> Analyzer<'p> {
                         }
                     }
                     if let Some((from, total)) = best {
-                        wins.push((s, from, total));
+                        wins.push((t, from, total));
                     }
                 }
                 if cap > 1 {
                     for (s, _, capturer, total) in self.check_wins(&s2, cap - 1, off)? {
+                        let s = origin_in(rep, s);
                         match wins.iter_mut().find(|w| w.0 == s) {
                             Some(w) => {
                                 if self.scalar(total) > self.scalar(w.2) {
@@ -831,7 +957,7 @@ impl<'p> Analyzer<'p> {
         }
         let mut parts = vec![capturer];
         if q.piece_at(capturer).is_some_and(|p| p.role == Role::Cannon) {
-            let screen = crate::attacks::between(capturer, t.square) & q.by_color(q.turn());
+            let screen = attacks::between(capturer, t.square) & q.by_color(q.turn());
             parts.extend(screen);
         }
         Ok(Some(parts))
@@ -913,8 +1039,15 @@ impl<'p> Analyzer<'p> {
             nature.kind = NatureKind::Check;
             if self.profile.check_may_chase {
                 // Record what the check also chases (AXF counts it towards a perpetual chase).
+                // Only threats to win a piece by a capture or an exchange: after a check, a
+                // threat to win by a further series of checks is the checking attack itself,
+                // which the perpetual-check rule judges (AXF: alternating check and chase is
+                // allowed).
                 if let Ok(t) = self.chase_targets(before, &after, m, prev) {
-                    nature.targets = t;
+                    nature.targets = t
+                        .into_iter()
+                        .filter(|t| t.how != WinHow::Checks && made_by_move(m, t))
+                        .collect();
                 }
             }
             nature.nodes = self.budget.nodes;
@@ -955,7 +1088,8 @@ impl<'p> Analyzer<'p> {
             self.profile.mate_ply_cap,
             &mut self.budget,
             &mut self.mates,
-        )? {
+        )? && self.mate_not_only_through_exchange(&q1)?
+        {
             let old = self.profile.mate_threat_needs_newness
                 && search::mate_by_checks_with(
                     before,
@@ -964,7 +1098,18 @@ impl<'p> Analyzer<'p> {
                     &mut self.mates,
                 )?;
             if !old {
-                return Ok(Some((NatureKind::MateThreat, Vec::new())));
+                // AXF: record what the mate threat also chases (it counts towards a perpetual
+                // chase); a failed search for targets leaves the mate threat without targets.
+                let targets = if self.profile.mate_threat_may_chase {
+                    let mut t = self
+                        .chase_targets(before, after, m, prev)
+                        .unwrap_or_default();
+                    t.retain(|t| made_by_move(m, t));
+                    t
+                } else {
+                    Vec::new()
+                };
+                return Ok(Some((NatureKind::MateThreat, targets)));
             }
         }
         let targets = self.chase_targets(before, after, m, prev)?;
@@ -989,13 +1134,24 @@ impl<'p> Analyzer<'p> {
         if t1.is_empty() {
             return Ok(Vec::new());
         }
-        let t0 = self.threats(before)?;
+        // AXF: an attack that existed before but was unsafe (a mate followed the capture) is
+        // an old attack; making it safe is no new chase.
+        self.ignore_safety = self.profile.newness_ignores_safety;
+        let t0 = self.threats(before);
+        self.ignore_safety = false;
+        let mut t0 = t0?;
+        t0.extend(self.threats_held_back_by_check(before)?);
         let mut targets = Vec::new();
         for t in &t1 {
             if !t.rel {
                 continue;
             }
-            let same = |o: &&Threat| o.square == t.square && o.piece == t.piece;
+            // With `direct_threat_renews_check_threat`, a direct threat does not continue an
+            // earlier threat that needed a series of checks (a different, weaker form).
+            let renews = self.profile.direct_threat_renews_check_threat && t.how != WinHow::Checks;
+            let same = |o: &&Threat| {
+                o.square == t.square && o.piece == t.piece && !(renews && o.how == WinHow::Checks)
+            };
             let old_rel = t0.iter().filter(same).any(|o| o.rel);
             let old_abs = t0.iter().filter(same).any(|o| o.abs);
             let mut parts: Option<Vec<Square>> = None;
@@ -1023,6 +1179,12 @@ impl<'p> Analyzer<'p> {
                     continue;
                 }
                 parts = Some(p);
+            }
+            if self.profile.line_defence_is_block
+                && t.how != WinHow::Checks
+                && line_defence(before, after, m, t.first.from, t.square)
+            {
+                continue; // the move blocked an attack on the capturer: 拦, not a chase
             }
             if self.profile.just_crossed_pawn_is_no_gain
                 && t.piece.role == Role::Pawn
@@ -1061,7 +1223,7 @@ impl<'p> Analyzer<'p> {
     /// and they could not before. A horse stepping off the line between two rooks, or a piece
     /// stepping between two cannons as their common screen, offers the exchange as surely as
     /// moving one of the pieces would.
-    fn opens_exchange(&self, before: &Position, m: Move, after: &Position) -> bool {
+    fn opens_exchange(&mut self, before: &Position, m: Move, after: &Position) -> bool {
         let us = before.turn();
         // (Only pieces the opponent attacks can stand in an exchange.)
         let ours = after.by_color(us).without(m.to) & after.attacked_by(!us);
@@ -1072,7 +1234,7 @@ impl<'p> Analyzer<'p> {
             }
             for cm in Self::captures_to(after, x) {
                 let y = cm.from;
-                if !self.mutual(&mover_view, x, y) {
+                if !self.exchange_partners(&mover_view, x, y).unwrap_or(false) {
                     continue;
                 }
                 // New: the pair did not stand in an exchange before the move.
@@ -1083,6 +1245,26 @@ impl<'p> Analyzer<'p> {
             }
         }
         false
+    }
+
+    /// When the side to move is in check, the threats it would have but for the check: those
+    /// of the position with the checking pieces taken off. A threat that was there, held back
+    /// only because the check had to be answered first, is not made by the answer: the answer
+    /// frees it, it does not create it (RULES.md §2: a threat appearing because a check was
+    /// answered is idle; a state the opponent brought on himself, 自毙, is not charged). The
+    /// book rules an advisor blocking a check idle although the block lets its rook take a
+    /// cannon the checking rook had just stopped guarding (参考图19). Empty when not in check.
+    fn threats_held_back_by_check(&mut self, before: &Position) -> Result<Vec<Threat>, Exhausted> {
+        let checkers = before.checkers();
+        if checkers.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut setup = before.to_setup();
+        for c in checkers {
+            setup.board[c as usize] = None;
+        }
+        let freed = Position::from_setup_unchecked(&setup);
+        self.threats(&freed)
     }
 
     /// The idle kind of an idle move, if one applies.
@@ -1150,8 +1332,86 @@ impl<'p> Analyzer<'p> {
     }
 }
 
+/// Whether the move itself makes the chase of `t`: the moved piece takes part, or the move opens
+/// or closes the line (or horse leg) of a piece taking part. A check or mate threat counts as a
+/// chase only of such targets (AXF): a threat that merely appears elsewhere because the check or
+/// mate threat made a capture safe belongs to the attack on the general.
+fn made_by_move(m: Move, t: &ChaseTarget) -> bool {
+    t.by.iter().any(|&b| {
+        if b == m.to {
+            return true;
+        }
+        let line = attacks::between(b, t.square);
+        if line.contains(m.from) || line.contains(m.to) {
+            return true;
+        }
+        // A horse's leg: the square next to the horse towards the target.
+        let (df, dr) = (
+            t.square.file().index() as i32 - b.file().index() as i32,
+            t.square.rank().index() as i32 - b.rank().index() as i32,
+        );
+        let leg = if df.abs() == 2 && dr.abs() == 1 {
+            b.offset(df / 2, 0)
+        } else if dr.abs() == 2 && df.abs() == 1 {
+            b.offset(0, dr / 2)
+        } else {
+            None
+        };
+        leg == Some(m.from)
+    })
+}
+
+/// AXF line defence (see [`Profile::line_defence_is_block`]): the move `m` (played in `before`,
+/// giving `after`) ended an enemy rook's or cannon's attack along a line on the mover's piece on
+/// `c`, by interposing or by taking a cannon's screen away, and that enemy piece protected the
+/// piece on `t` through `c` (an x-ray: `c` lies between it and `t`). The threat of `c` on `t`
+/// that this leaves is a consequence of the block, not a chase. `c` must not be the moved piece.
+fn line_defence(before: &Position, after: &Position, m: Move, c: Square, t: Square) -> bool {
+    let Some(cp) = after.piece_at(c) else {
+        return false;
+    };
+    if c == m.to || before.piece_at(c) != Some(cp) {
+        return false;
+    }
+    let them = !cp.color;
+    let liners = before.pieces(them, Role::Rook) | before.pieces(them, Role::Cannon);
+    for x in liners {
+        if !attacks::between(x, t).contains(c) {
+            continue;
+        }
+        let span = attacks::between(x, c);
+        if !span.contains(m.from) && !span.contains(m.to) {
+            continue;
+        }
+        let Some(xp) = before.piece_at(x) else {
+            continue;
+        };
+        if after.piece_at(x) != Some(xp) {
+            continue; // the move took the enemy piece: no block
+        }
+        let reach = |occ: Bitboard| {
+            let rot = attacks::rotate(occ);
+            if xp.role == Role::Rook {
+                attacks::rook_attacks(x, occ, rot)
+            } else {
+                attacks::cannon_attacks(x, occ, rot)
+            }
+        };
+        let attacked_before = reach(before.occupied()).contains(c);
+        let protected_through = reach(before.occupied().without(c)).contains(t);
+        let attacked_after = reach(after.occupied()).contains(c);
+        if attacked_before && protected_through && !attacked_after {
+            return true;
+        }
+    }
+    false
+}
+
 /// Where the piece standing on `sq` after our move `m` stood before it (the replies in between
 /// move only enemy pieces).
+
+/// Where the piece standing on `sq` after the move `m` stood before it (a move by one side
+/// moves only that side's piece: used for our checks and for the opponent's replies).
 fn origin_in(m: Move, sq: Square) -> Square {
     if sq == m.to { m.from } else { sq }
 }

@@ -746,6 +746,80 @@ fn mate_in(
     Ok((false, complete))
 }
 
+/// Whether the side to move can force mate within `cap` of its own moves, every one a check,
+/// without capturing the enemy piece on `spare` while it stays there (once it moves away, the
+/// restriction lapses). Serves the exchange reading of the mate threat: a mate that needs the
+/// capture of an exchange partner where it stands is the exchange's consequence. Iterative
+/// deepening, with its own table (the answers depend on the spared square).
+pub fn mate_by_checks_sparing(
+    pos: &Position,
+    cap: u32,
+    spare: Square,
+    budget: &mut Budget,
+) -> Result<bool, Exhausted> {
+    let mut table = SpareTable::default();
+    for depth in 1..=cap.min(60) as u8 {
+        if mate_sparing(pos, depth, Some(spare), budget, &mut table)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+type SpareTable = HashMap<(u64, u8), (u8, u8), BuildHasherDefault<ZobristHasher>>;
+
+fn mate_sparing(
+    pos: &Position,
+    depth: u8,
+    spare: Option<Square>,
+    budget: &mut Budget,
+    table: &mut SpareTable,
+) -> Result<bool, Exhausted> {
+    let key = (pos.key(), spare.map_or(u8::MAX, |s| s as u8));
+    let (mate, none) = table.get(&key).copied().unwrap_or((u8::MAX, 0));
+    if mate <= depth {
+        return Ok(true);
+    }
+    if none >= depth {
+        return Ok(false);
+    }
+    let mut found = false;
+    for c in checking_moves(pos) {
+        if Some(c.to) == spare {
+            continue;
+        }
+        budget.tick()?;
+        let a = pos.after(c);
+        if !has_legal_reply(&a) {
+            found = true;
+            break;
+        }
+        if depth == 1 {
+            continue;
+        }
+        let mut all = true;
+        for r in legal_replies(&a) {
+            budget.tick()?;
+            let next = if Some(r.from) == spare { None } else { spare };
+            if !mate_sparing(&a.after(r), depth - 1, next, budget, table)? {
+                all = false;
+                break;
+            }
+        }
+        if all {
+            found = true;
+            break;
+        }
+    }
+    let e = table.entry(key).or_insert((u8::MAX, 0));
+    if found {
+        e.0 = e.0.min(depth);
+    } else {
+        e.1 = e.1.max(depth);
+    }
+    Ok(found)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
