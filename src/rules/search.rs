@@ -154,14 +154,16 @@ fn for_each_evasion<F: FnMut(Square, Bitboard)>(q: &Position, ev: &Evasions, mut
     let them = q.by_color(!us);
     let occ = q.occupied();
     let rot = q.occupied_rotated();
+    // (Rooks and cannons stay on their rank and file.)
+    let cross = |sq: Square| Bitboard::file(sq.file()) | Bitboard::rank(sq.rank());
     for sq in q.pieces(us, Role::Rook) {
-        let a = ev.allowed(sq);
+        let a = ev.allowed(sq) & cross(sq);
         if a.any() {
             f(sq, (attacks::rook_attacks(sq, occ, rot) - own) & a);
         }
     }
     for sq in q.pieces(us, Role::Cannon) {
-        let a = ev.allowed(sq);
+        let a = ev.allowed(sq) & cross(sq);
         if a.any() {
             let quiet = attacks::rook_attacks(sq, occ, rot) - occ;
             f(
@@ -267,7 +269,9 @@ pub fn has_legal_reply(q: &Position) -> bool {
 ///   `from` lies on no line to `K` as its first or second piece (otherwise the exact test);
 /// - or it uncovers a check (it was the first or second piece on a line from `K`, or stood on
 ///   the leg of an own horse aimed at `K`), or becomes the screen of an own cannon facing `K`
-///   with nothing between: those moves get the exact test on the occupancy after the move.
+///   with nothing between. For such a piece, leaving its square is tested once; destinations on
+///   `K`'s rank, file or horse legs (where it may block again) get the exact test on the
+///   occupancy after the move, like landings in front of an own cannon.
 ///
 /// When the enemy general already stands attacked (a hypothetical position), every move is
 /// tested by playing it.
