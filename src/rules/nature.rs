@@ -791,9 +791,22 @@ impl<'p> Analyzer<'p> {
         best
     }
 
+    /// Orders the ways of winning one piece: more material first, then, at equal value, a
+    /// capturer that is neither the general nor a pawn (the threat then does not rest on them
+    /// alone, as for direct captures in [`Self::threats`]). The choice must not depend on where
+    /// the pieces stand, or a mirrored board would be judged differently.
+    fn win_score(&self, pos: &Position, capturer: Square, v: Mat) -> i32 {
+        let lone = matches!(
+            pos.piece_at(capturer).map(|p| p.role),
+            Some(Role::King) | Some(Role::Pawn) | None
+        );
+        self.scalar(v) * 2 + i32::from(!lone)
+    }
+
     /// Targets the side to move wins by a series of checks ending in a capture that nets
     /// material (counting what the checks gave up or won): (square, first check, capturer where
-    /// it stands in `q`, the net balance of the whole line against the best defence).
+    /// it stands in `q`, the net balance of the whole line against the best defence), one entry
+    /// per first check and target, best first.
     fn check_wins(
         &mut self,
         q: &Position,
@@ -832,17 +845,16 @@ impl<'p> Analyzer<'p> {
                     {
                         continue;
                     }
-                    let mut best: Option<(Square, Mat)> = None;
+                    let mut best: Option<(Square, Mat, i32)> = None;
                     for cm in Self::captures_to(&s2, s) {
                         let (v, _, _) = self.capture_balance(&s2, cm, false)?;
                         let total = off + v;
-                        if total.is_gain()
-                            && best.is_none_or(|(_, b)| self.scalar(total) > self.scalar(b))
-                        {
-                            best = Some((cm.from, total));
+                        let sc = self.win_score(&s2, cm.from, total);
+                        if total.is_gain() && best.is_none_or(|(_, _, b)| sc > b) {
+                            best = Some((cm.from, total, sc));
                         }
                     }
-                    if let Some((from, total)) = best {
+                    if let Some((from, total, _)) = best {
                         wins.push((t, from, total));
                     }
                 }
@@ -851,7 +863,9 @@ impl<'p> Analyzer<'p> {
                         let s = origin_in(rep, s);
                         match wins.iter_mut().find(|w| w.0 == s) {
                             Some(w) => {
-                                if self.scalar(total) > self.scalar(w.2) {
+                                if self.win_score(&s2, capturer, total)
+                                    > self.win_score(&s2, w.1, w.2)
+                                {
                                     *w = (s, capturer, total);
                                 }
                             }
@@ -882,17 +896,14 @@ impl<'p> Analyzer<'p> {
                 // the chase is charged to the piece as it stands when the threat is judged, not
                 // to whatever stands now on the square it would capture from (an enemy pawn it
                 // takes on the way, read as "a pawn chasing alone", hid real chases).
-                let capturer = origin_in(m, capturer);
-                match out.iter_mut().find(|o| o.0 == s) {
-                    Some(o) => {
-                        if self.scalar(v) > self.scalar(o.3) {
-                            *o = (s, m, capturer, v);
-                        }
-                    }
-                    None => out.push((s, m, capturer, v)),
-                }
+                // Every checking move that wins the piece is kept: whether the win is sound (no
+                // exchange opened, no mate after it) is judged per line by the callers, and the
+                // piece is won if any line does it.
+                out.push((s, m, origin_in(m, capturer), v));
             }
         }
+        // Best first; the sort is stable, so equal lines keep the generation order.
+        out.sort_by_key(|o| std::cmp::Reverse(self.win_score(q, o.2, o.3)));
         Ok(out)
     }
 
