@@ -95,7 +95,6 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     "参考图13",
     "参考图15",
     "参考图27",
-    "参考图29",
     "参考图35",
     "参考图39",
     "参考图41",
@@ -412,6 +411,20 @@ fn a_threat_freed_by_blocking_a_check_is_idle() {
     // The rook stepping next to the unguarded cannon, no check to answer, chases it.
     let n = cxa("4ka3/9/5a3/9/9/9/2R6/9/5KC2/7r1 w", "c3c4 h0h1");
     assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+}
+
+#[test]
+fn a_pawn_sacrificed_to_win_a_rook_is_a_gain_but_not_for_a_horse() {
+    // After Rf3, ...e2+ (the crossed pawn gives itself up with check) uncovers the rook on the
+    // red rook b3: a pawn for a rook is a gain, the pawn floating at most a horse's worth
+    // (参考图29): a chase by checks.
+    let n = cxa("5k3/9/9/9/5r3/9/1R2p4/9/4K4/9 b", "f5f3");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["b3"]);
+    assert_eq!(n.targets[0].how, xiangqi_arbiter::rules::WinHow::Checks);
+    // The same line winning a horse for the pawn is no gain (图24): idle.
+    let n = cxa("5k3/9/9/9/5r3/9/1N2p4/9/4K4/9 b", "f5f3");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
 }
 
 // ---- repetition ----
