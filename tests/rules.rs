@@ -80,7 +80,6 @@ fn failures(cases: &[Case], profile: &Profile) -> Vec<(String, String)> {
 const CXA_KNOWN_FAILURES: &[&str] = &[
     "图3",
     "图4",
-    "图8",
     "图11",
     "图17",
     "图18",
@@ -425,6 +424,29 @@ fn a_pawn_sacrificed_to_win_a_rook_is_a_gain_but_not_for_a_horse() {
     // The same line winning a horse for the pawn is no gain (图24): idle.
     let n = cxa("5k3/9/9/9/5r3/9/1N2p4/9/4K4/9 b", "f5f3");
     assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+#[test]
+fn a_win_by_checks_whose_capture_walks_into_mate_is_no_chase() {
+    // The rook steps to a4: next move a9+ drives the general to d8 and the rook takes the horse
+    // on g9 (抽将): a chase.
+    let n = cxa("3k2n2/4a4/9/9/9/7R1/9/9/9/4K4 w", "h4a4");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(n.targets[0].how, xiangqi_arbiter::rules::WinHow::Checks);
+    // Same, but once the rook has taken the horse Black mates at once (rook i0, the horse on f3
+    // covering e1): the win is not safe (RULES.md §2.5), so no chase.
+    let n = cxa("3k2n2/4a4/9/9/8r/7R1/5n3/9/9/4K4 w", "h4a4");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+#[test]
+fn a_counter_win_the_opponent_already_had_does_not_make_a_capture_unsafe() {
+    // The black rook comes to f6 and attacks the crossed pawn a6. After rook takes a6 Red can
+    // check on the opened f-file and then take the c3 pawn, but Red could take c3 anyway: the
+    // capture of a6 costs nothing it did not already cost, so the threat is real: a chase.
+    let n = cxa("5k3/4a4/9/P8/5r3/9/2p4R1/9/4A4/4K4 b", "f5f6");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["a6"]);
 }
 
 // ---- repetition ----

@@ -473,7 +473,8 @@ impl<'p> Analyzer<'p> {
     fn threats(&mut self, q: &Position) -> Result<Vec<Threat>, Exhausted> {
         let us = q.turn();
         let mut out = Vec::new();
-        for s in q.by_color(!us) {
+        // (Only pieces something of ours attacks can be captured.)
+        for s in q.by_color(!us) & q.attacked_by(us) {
             let piece = q.piece_at(s).expect("piece");
             if !self.is_material(piece, s) {
                 continue;
@@ -546,6 +547,9 @@ impl<'p> Analyzer<'p> {
                     continue;
                 };
                 if self.mutual(q, capturer, s) || self.opens_with_exchange(q, m)? {
+                    continue;
+                }
+                if !self.check_win_is_safe(q, m, s)? {
                     continue;
                 }
                 let mut line = ArrayVec::new();
@@ -674,7 +678,7 @@ impl<'p> Analyzer<'p> {
                 }
             };
             for (t, _, _, back) in self.check_wins(&r, cap, Mat::default())? {
-                if before.contains(&t) {
+                if before.contains(&t) || self.already_winnable(&base, &r, t) {
                     continue; // the opponent could already do that: not caused by the capture
                 }
                 if !(v - back).is_gain() {
@@ -699,11 +703,61 @@ impl<'p> Analyzer<'p> {
         Ok((gain - (after - base).max(0) > 0, gain - after > 0))
     }
 
+    /// Safety (RULES.md §2.5) of a win by checks: after the check `m` and any reply, the
+    /// capture of the target on `s` must leave the capturer's side unmated. A win by checks
+    /// whose final capture walks into mate is no threat, exactly as a direct capture that does
+    /// (图8: with the black general on f8, the cannon's check on e2 followed by the rook taking
+    /// a6 loses to Red's checks, so the general's step back to f9 is what creates the threat on
+    /// a6). Checked on the threats found, not inside the check search, to keep that search
+    /// cheap: after a reply, a target that cannot be taken at once (a further check is needed)
+    /// is taken as safe.
+    fn check_win_is_safe(&mut self, q: &Position, m: Move, s: Square) -> Result<bool, Exhausted> {
+        let r = q.after(m);
+        for rep in search::legal_replies(&r) {
+            let s2 = r.after(rep);
+            let caps = Self::captures_to(&s2, s);
+            if caps.is_empty() {
+                continue;
+            }
+            let mut safe = false;
+            for cm in caps {
+                if !search::mate_by_checks_with(
+                    &s2.after(cm),
+                    self.profile.refutation_mate_cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )? {
+                    safe = true;
+                    break;
+                }
+            }
+            if !safe {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether the side to move of `base` could already win the piece standing on `t` in
+    /// `after` by a direct capture (the same piece on the same square, and the exchange there a
+    /// gain). A counter-attack by checks that ends in winning such a piece is not caused by the
+    /// capture being judged: the opponent could take it anyway, so it is no root of the captured
+    /// piece (RULES.md §2.3: protection is judged after the capture, and only what the capture
+    /// newly allows can make it unsafe; 图8: the black rook takes the a6 pawn once its general
+    /// has stepped back, although Red could then win the c3 pawn after a check, as it could
+    /// before).
+    fn already_winnable(&mut self, base: &Position, after: &Position, t: Square) -> bool {
+        if base.piece_at(t).is_none() || base.piece_at(t) != after.piece_at(t) {
+            return false;
+        }
+        self.see(base, t, 0).0.is_gain()
+    }
+
     /// The best balance (scalar) of any capture by the side to move, except onto `skip`.
     fn best_capture(&mut self, pos: &Position, skip: Option<Square>) -> i32 {
         let them = !pos.turn();
         let mut best = 0;
-        for s in pos.by_color(them) {
+        for s in pos.by_color(them) & pos.attacked_by(!them) {
             if Some(s) == skip || pos.piece_at(s).is_some_and(|p| p.role == Role::King) {
                 continue;
             }
@@ -751,7 +805,7 @@ impl<'p> Analyzer<'p> {
                 let off = offset + gained - lost;
                 let s2 = r.after(rep);
                 let mut wins: Vec<(Square, Square, Mat)> = Vec::new();
-                for s in s2.by_color(!us) {
+                for s in s2.by_color(!us) & s2.attacked_by(us) {
                     let Some(piece) = s2.piece_at(s) else {
                         continue;
                     };
@@ -1131,7 +1185,8 @@ impl<'p> Analyzer<'p> {
     /// moving one of the pieces would.
     fn opens_exchange(&mut self, before: &Position, m: Move, after: &Position) -> bool {
         let us = before.turn();
-        let ours = after.by_color(us).without(m.to);
+        // (Only pieces the opponent attacks can stand in an exchange.)
+        let ours = after.by_color(us).without(m.to) & after.attacked_by(!us);
         let mover_view = after.null_move();
         for x in ours {
             if after.piece_at(x).is_some_and(|p| p.role == Role::King) {

@@ -274,9 +274,6 @@ pub fn has_legal_reply(q: &Position) -> bool {
 pub fn checking_moves(pos: &Position) -> MoveList {
     let us = pos.turn();
     let ksq = pos.king(!us);
-    if pos.attackers(ksq, us).any() {
-        return checking_moves_by_play(pos);
-    }
     let own_king = pos.king(us);
     let own = pos.by_color(us);
     let them = pos.by_color(!us);
@@ -321,6 +318,19 @@ pub fn checking_moves(pos: &Position) -> MoveList {
     let cannon_checks = attacks::rook_attacks(ksq, occ2, rot2) - r1;
     let horse_checks = attacks::horse_attacker_squares(ksq, occ);
     let pawn_checks = attacks::pawn_attackers(us, ksq);
+    // Already attacked (only in a hypothetical position): [`Position::attackers`] from the
+    // sets above.
+    let own_kings = pos.pieces(us, Role::King);
+    let attacked = (rook_checks
+        & (pos.pieces(us, Role::Rook) | (own_kings & Bitboard::file(ksq.file()))))
+        | (cannon_checks & own_cannons)
+        | (horse_checks & own_horses)
+        | (pawn_checks & pos.pieces(us, Role::Pawn))
+        | (attacks::king_attacks(ksq) & own_kings);
+    debug_assert_eq!(attacked, pos.attackers(ksq, us));
+    if attacked.any() {
+        return checking_moves_by_play(pos);
+    }
 
     // Lines and horse legs of the enemy general: a piece landing elsewhere changes nothing
     // about the other pieces' attacks on it.
@@ -486,6 +496,8 @@ struct Entry {
     none: u8,
     checks: Span,
     replies: Span,
+    /// Whether the side to move has a legal move: 0 unknown, 1 no, 2 yes.
+    has_move: u8,
 }
 
 /// A list in the move arena: start and length; `len == ABSENT` when not generated yet.
@@ -505,6 +517,7 @@ const EMPTY_ENTRY: Entry = Entry {
     none: 0,
     checks: NO_SPAN,
     replies: NO_SPAN,
+    has_move: 0,
 };
 
 #[derive(Default, Debug)]
@@ -577,11 +590,17 @@ impl MateTable {
 
     /// Whether the opponent has a legal move after `m` ([`has_legal_reply`]), from the stored
     /// replies when they are known.
-    fn has_reply_after(&self, pos: &Position, m: Move) -> bool {
-        match self.map.get(&pos.key_after(m)) {
-            Some(e) if e.replies.len != ABSENT => e.replies.len > 0,
-            _ => has_legal_reply(&pos.after(m)),
+    fn has_reply_after(&mut self, pos: &Position, m: Move) -> bool {
+        let key = pos.key_after(m);
+        match self.map.get(&key) {
+            Some(e) if e.replies.len != ABSENT => return e.replies.len > 0,
+            Some(e) if e.has_move != 0 => return e.has_move == 2,
+            _ => {}
         }
+        let has = has_legal_reply(&pos.after(m));
+        self.make_room(0);
+        self.map.entry(key).or_insert(EMPTY_ENTRY).has_move = if has { 2 } else { 1 };
+        has
     }
 
     /// [`legal_replies`] of `pos` (exactly [`Position::legal_moves`]), generated once.
