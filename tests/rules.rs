@@ -111,25 +111,7 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     "参考图49",
 ];
 
-const AXF_KNOWN_FAILURES: &[&str] = &[
-    "axf-orange-23",
-    "axf-orange-57",
-    "axf-orange-59",
-    "axf-orange-61",
-    "axf-orange-77",
-    "axf-orange-81",
-    "axf-orange-87",
-    "axf-orange-105",
-    "axf-orange-107",
-    "axf-orange-113",
-    "axf-orange-129",
-    "axf-orange-131",
-    "axf-orange-151",
-    "axf-fsf-15",
-    "axf-fsf-22",
-    "axf-fsf-25",
-    "axf-fsf-27",
-];
+const AXF_KNOWN_FAILURES: &[&str] = &[];
 
 fn check_against_known(name: &str, cases: &[Case], profile: &Profile, known: &[&str]) {
     let fails = failures(cases, profile);

@@ -298,6 +298,9 @@ pub struct Analyzer<'p> {
     /// (position key, best capture, targets won by checks), computed on first use.
     base_capture: Option<(u64, i32)>,
     base_checks: Option<(u64, Vec<Square>)>,
+    /// Set while listing the threats before the move when the profile judges newness on the
+    /// attack alone (`newness_ignores_safety`): a capture is not refused for the mate after it.
+    ignore_safety: bool,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -310,6 +313,7 @@ impl<'p> Analyzer<'p> {
             mates: MateTable::default(),
             base_capture: None,
             base_checks: None,
+            ignore_safety: false,
         }
     }
 
@@ -496,10 +500,17 @@ impl<'p> Analyzer<'p> {
                     line = l2;
                     rec = r2;
                 }
+                if rec && !self.profile.under_protection_chases {
+                    // AXF: a really protected piece is won only if the first capture gains
+                    // (the capturer, recaptured, is worth less than the target).
+                    let capturer = q.piece_at(m.from).expect("capturer");
+                    v = self.mat(piece) - self.mat(capturer);
+                    line.truncate(1);
+                }
                 if !v.is_gain() {
                     continue;
                 }
-                let (rel, abs) = self.capture_is_sound(q, m, v)?;
+                let (rel, abs) = self.capture_is_sound(q, m, v, rec)?;
                 if !rel && !abs {
                     continue;
                 }
@@ -651,18 +662,21 @@ impl<'p> Analyzer<'p> {
         q: &Position,
         m: Move,
         v: Mat,
+        recaptured: bool,
     ) -> Result<(bool, bool), Exhausted> {
         let r = q.after(m);
-        if search::mate_by_checks_with(
-            &r,
-            self.profile.refutation_mate_cap,
-            &mut self.budget,
-            &mut self.mates,
-        )? {
+        if !self.ignore_safety
+            && search::mate_by_checks_with(
+                &r,
+                self.profile.refutation_mate_cap,
+                &mut self.budget,
+                &mut self.mates,
+            )?
+        {
             return Ok((false, false));
         }
         // A counter-attack by checks that wins back at least as much is a root too.
-        if self.profile.chase_check_cap > 0 {
+        if self.profile.chase_check_cap > 0 && self.profile.counter_checks_refute {
             let cap = self.profile.chase_check_cap;
             let base = q.null_move();
             let before = match &self.base_checks {
@@ -680,6 +694,11 @@ impl<'p> Analyzer<'p> {
             for (t, _, _, back) in self.check_wins(&r, cap, Mat::default())? {
                 if before.contains(&t) || self.already_winnable(&base, &r, t) {
                     continue; // the opponent could already do that: not caused by the capture
+                }
+                if recaptured && t == m.to {
+                    // Winning the capturer back is the recapture the exchange balance `v`
+                    // already counts; a route to it through checks is no further loss.
+                    continue;
                 }
                 if !(v - back).is_gain() {
                     return Ok((false, false));
@@ -951,7 +970,7 @@ impl<'p> Analyzer<'p> {
         }
         let mut parts = vec![capturer];
         if q.piece_at(capturer).is_some_and(|p| p.role == Role::Cannon) {
-            let screen = crate::attacks::between(capturer, t.square) & q.by_color(q.turn());
+            let screen = attacks::between(capturer, t.square) & q.by_color(q.turn());
             parts.extend(screen);
         }
         Ok(Some(parts))
@@ -1033,8 +1052,15 @@ impl<'p> Analyzer<'p> {
             nature.kind = NatureKind::Check;
             if self.profile.check_may_chase {
                 // Record what the check also chases (AXF counts it towards a perpetual chase).
+                // Only threats to win a piece by a capture or an exchange: after a check, a
+                // threat to win by a further series of checks is the checking attack itself,
+                // which the perpetual-check rule judges (AXF: alternating check and chase is
+                // allowed).
                 if let Ok(t) = self.chase_targets(before, &after, m, prev) {
-                    nature.targets = t;
+                    nature.targets = t
+                        .into_iter()
+                        .filter(|t| t.how != WinHow::Checks && made_by_move(m, t))
+                        .collect();
                 }
             }
             nature.nodes = self.budget.nodes;
@@ -1085,7 +1111,18 @@ impl<'p> Analyzer<'p> {
                     &mut self.mates,
                 )?;
             if !old {
-                return Ok(Some((NatureKind::MateThreat, Vec::new())));
+                // AXF: record what the mate threat also chases (it counts towards a perpetual
+                // chase); a failed search for targets leaves the mate threat without targets.
+                let targets = if self.profile.mate_threat_may_chase {
+                    let mut t = self
+                        .chase_targets(before, after, m, prev)
+                        .unwrap_or_default();
+                    t.retain(|t| made_by_move(m, t));
+                    t
+                } else {
+                    Vec::new()
+                };
+                return Ok(Some((NatureKind::MateThreat, targets)));
             }
         }
         let targets = self.chase_targets(before, after, m, prev)?;
@@ -1110,14 +1147,24 @@ impl<'p> Analyzer<'p> {
         if t1.is_empty() {
             return Ok(Vec::new());
         }
-        let mut t0 = self.threats(before)?;
+        // AXF: an attack that existed before but was unsafe (a mate followed the capture) is
+        // an old attack; making it safe is no new chase.
+        self.ignore_safety = self.profile.newness_ignores_safety;
+        let t0 = self.threats(before);
+        self.ignore_safety = false;
+        let mut t0 = t0?;
         t0.extend(self.threats_held_back_by_check(before)?);
         let mut targets = Vec::new();
         for t in &t1 {
             if !t.rel {
                 continue;
             }
-            let same = |o: &&Threat| o.square == t.square && o.piece == t.piece;
+            // With `direct_threat_renews_check_threat`, a direct threat does not continue an
+            // earlier threat that needed a series of checks (a different, weaker form).
+            let renews = self.profile.direct_threat_renews_check_threat && t.how != WinHow::Checks;
+            let same = |o: &&Threat| {
+                o.square == t.square && o.piece == t.piece && !(renews && o.how == WinHow::Checks)
+            };
             let old_rel = t0.iter().filter(same).any(|o| o.rel);
             let old_abs = t0.iter().filter(same).any(|o| o.abs);
             let mut parts: Option<Vec<Square>> = None;
@@ -1145,6 +1192,12 @@ impl<'p> Analyzer<'p> {
                     continue;
                 }
                 parts = Some(p);
+            }
+            if self.profile.line_defence_is_block
+                && t.how != WinHow::Checks
+                && line_defence(before, after, m, t.first.from, t.square)
+            {
+                continue; // the move blocked an attack on the capturer: 拦, not a chase
             }
             if self.profile.just_crossed_pawn_is_no_gain
                 && t.piece.role == Role::Pawn
@@ -1291,6 +1344,84 @@ impl<'p> Analyzer<'p> {
         None
     }
 }
+
+/// Whether the move itself makes the chase of `t`: the moved piece takes part, or the move opens
+/// or closes the line (or horse leg) of a piece taking part. A check or mate threat counts as a
+/// chase only of such targets (AXF): a threat that merely appears elsewhere because the check or
+/// mate threat made a capture safe belongs to the attack on the general.
+fn made_by_move(m: Move, t: &ChaseTarget) -> bool {
+    t.by.iter().any(|&b| {
+        if b == m.to {
+            return true;
+        }
+        let line = attacks::between(b, t.square);
+        if line.contains(m.from) || line.contains(m.to) {
+            return true;
+        }
+        // A horse's leg: the square next to the horse towards the target.
+        let (df, dr) = (
+            t.square.file().index() as i32 - b.file().index() as i32,
+            t.square.rank().index() as i32 - b.rank().index() as i32,
+        );
+        let leg = if df.abs() == 2 && dr.abs() == 1 {
+            b.offset(df / 2, 0)
+        } else if dr.abs() == 2 && df.abs() == 1 {
+            b.offset(0, dr / 2)
+        } else {
+            None
+        };
+        leg == Some(m.from)
+    })
+}
+
+/// AXF line defence (see [`Profile::line_defence_is_block`]): the move `m` (played in `before`,
+/// giving `after`) ended an enemy rook's or cannon's attack along a line on the mover's piece on
+/// `c`, by interposing or by taking a cannon's screen away, and that enemy piece protected the
+/// piece on `t` through `c` (an x-ray: `c` lies between it and `t`). The threat of `c` on `t`
+/// that this leaves is a consequence of the block, not a chase. `c` must not be the moved piece.
+fn line_defence(before: &Position, after: &Position, m: Move, c: Square, t: Square) -> bool {
+    let Some(cp) = after.piece_at(c) else {
+        return false;
+    };
+    if c == m.to || before.piece_at(c) != Some(cp) {
+        return false;
+    }
+    let them = !cp.color;
+    let liners = before.pieces(them, Role::Rook) | before.pieces(them, Role::Cannon);
+    for x in liners {
+        if !attacks::between(x, t).contains(c) {
+            continue;
+        }
+        let span = attacks::between(x, c);
+        if !span.contains(m.from) && !span.contains(m.to) {
+            continue;
+        }
+        let Some(xp) = before.piece_at(x) else {
+            continue;
+        };
+        if after.piece_at(x) != Some(xp) {
+            continue; // the move took the enemy piece: no block
+        }
+        let reach = |occ: Bitboard| {
+            let rot = attacks::rotate(occ);
+            if xp.role == Role::Rook {
+                attacks::rook_attacks(x, occ, rot)
+            } else {
+                attacks::cannon_attacks(x, occ, rot)
+            }
+        };
+        let attacked_before = reach(before.occupied()).contains(c);
+        let protected_through = reach(before.occupied().without(c)).contains(t);
+        let attacked_after = reach(after.occupied()).contains(c);
+        if attacked_before && protected_through && !attacked_after {
+            return true;
+        }
+    }
+    false
+}
+
+/// Where the piece standing on `sq` after our move `m` stood before it (the replies in between
+/// move only enemy pieces).
 
 /// Where the piece standing on `sq` after the move `m` stood before it (a move by one side
 /// moves only that side's piece: used for our checks and for the opponent's replies).
