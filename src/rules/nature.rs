@@ -1420,9 +1420,6 @@ fn line_defence(before: &Position, after: &Position, m: Move, c: Square, t: Squa
     false
 }
 
-/// Where the piece standing on `sq` after our move `m` stood before it (the replies in between
-/// move only enemy pieces).
-
 /// Where the piece standing on `sq` after the move `m` stood before it (a move by one side
 /// moves only that side's piece: used for our checks and for the opponent's replies).
 fn origin_in(m: Move, sq: Square) -> Square {
