@@ -803,6 +803,19 @@ impl<'p> Analyzer<'p> {
         self.scalar(v) * 2 + i32::from(!lone)
     }
 
+    /// Whether the balance of a series of checks and its capture is a gain. As [`Mat::is_gain`],
+    /// except that pawns given up on the way may be outweighed: a crossed pawn floats (RULES.md
+    /// §1), worth at most a horse, so a pawn sacrificed to win a rook is a gain, while a pawn
+    /// for a horse or cannon, or two pawns for a rook, is not. The book rules a rook retreat
+    /// that threatens a pawn-sacrificing check winning a rook a chase (参考图29), and a
+    /// pawn-for-horse trade no gain (图24).
+    fn series_gain(&self, total: Mat) -> bool {
+        total.is_gain()
+            || (total.pieces > 0
+                && total.pawns < 0
+                && total.pieces > -total.pawns * self.profile.values.horse)
+    }
+
     /// Targets the side to move wins by a series of checks ending in a capture that nets
     /// material (counting what the checks gave up or won): (square, first check, capturer where
     /// it stands in `q`, the net balance of the whole line against the best defence), one entry
@@ -850,7 +863,7 @@ impl<'p> Analyzer<'p> {
                         let (v, _, _) = self.capture_balance(&s2, cm, false)?;
                         let total = off + v;
                         let sc = self.win_score(&s2, cm.from, total);
-                        if total.is_gain() && best.is_none_or(|(_, _, b)| sc > b) {
+                        if self.series_gain(total) && best.is_none_or(|(_, _, b)| sc > b) {
                             best = Some((cm.from, total, sc));
                         }
                     }
