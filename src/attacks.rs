@@ -210,6 +210,35 @@ pub fn ray(d: usize, sq: Square) -> Bitboard {
     RAYS[d][sq as usize]
 }
 
+/// `BETWEEN[a][b]`: the points strictly between two points on one rank or file (empty
+/// otherwise).
+static BETWEEN: [[Bitboard; 90]; 90] = {
+    let mut t = [[Bitboard::EMPTY; 90]; 90];
+    let mut a = 0;
+    while a < 90 {
+        let mut d = 0;
+        while d < 4 {
+            // Walk the ray from `a`; every point reached collects the points passed so far.
+            let mut passed = 0u128;
+            let mut cur = Square::from_index(a).offset(RAY_DIRECTIONS[d].0, RAY_DIRECTIONS[d].1);
+            while let Some(s) = cur {
+                t[a][s as usize] = Bitboard(passed);
+                passed |= 1u128 << s as u32;
+                cur = s.offset(RAY_DIRECTIONS[d].0, RAY_DIRECTIONS[d].1);
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The points strictly between `a` and `b` when they share a rank or file (empty otherwise).
+#[inline]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    BETWEEN[a as usize][b as usize]
+}
+
 /// The point of `b` nearest to the ray's origin, for a subset `b` of a ray in direction `d`.
 #[inline]
 pub fn nearest_on_ray(d: usize, b: Bitboard) -> Option<Square> {
@@ -564,7 +593,9 @@ pub const TABLE_BYTES: usize = std::mem::size_of::<[[u16; 512]; 9]>() * 2
     + std::mem::size_of::<[Blockables; 90]>() * 3
     + std::mem::size_of::<[[Bitboard; 16]; 90]>() * 3
     + std::mem::size_of::<[Bitboard; 90]>() * 3
-    + std::mem::size_of::<[[Bitboard; 90]; 2]>() * 2;
+    + std::mem::size_of::<[[Bitboard; 90]; 2]>() * 2
+    + std::mem::size_of::<[[Bitboard; 90]; 90]>()
+    + std::mem::size_of::<[[Bitboard; 90]; 4]>();
 
 #[cfg(test)]
 mod tests {
@@ -670,6 +701,27 @@ mod tests {
             v.push(Bitboard(bits) & Bitboard::FULL);
         }
         v
+    }
+
+    #[test]
+    fn between_matches_coordinates() {
+        for a in Square::ALL {
+            for b in Square::ALL {
+                let (af, ar) = (a.file().index() as i32, a.rank().index() as i32);
+                let (bf, br) = (b.file().index() as i32, b.rank().index() as i32);
+                let mut want = Bitboard::EMPTY;
+                if af == bf {
+                    for r in ar.min(br) + 1..ar.max(br) {
+                        want.set(Square::from_xy(af, r).unwrap());
+                    }
+                } else if ar == br {
+                    for f in af.min(bf) + 1..af.max(bf) {
+                        want.set(Square::from_xy(f, ar).unwrap());
+                    }
+                }
+                assert_eq!(between(a, b), want, "{a} {b}");
+            }
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
-use crate::types::{Move, MoveList, Role, Square};
+use crate::types::{Color, Move, MoveList, Role, Square};
 
 /// Where moves of the side to move can endanger its own king (see the module docs).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -85,6 +85,36 @@ impl Position {
             risky,
             in_check,
         }
+    }
+
+    /// The points the pieces of `by` attack (could capture on if an enemy piece stood there), by
+    /// their own movement, ignoring pins: a superset of every square `by` can capture on.
+    pub fn attacked_by(&self, by: Color) -> Bitboard {
+        let occ = self.occupied();
+        let rot = self.occupied_rotated();
+        let mut out = Bitboard::EMPTY;
+        for sq in self.pieces(by, Role::Rook) {
+            out |= attacks::rook_attacks(sq, occ, rot);
+        }
+        for sq in self.pieces(by, Role::Cannon) {
+            out |= attacks::cannon_attacks(sq, occ, rot);
+        }
+        for sq in self.pieces(by, Role::Horse) {
+            out |= attacks::horse_attacks(sq, occ);
+        }
+        for sq in self.pieces(by, Role::Pawn) {
+            out |= attacks::pawn_attacks(by, sq);
+        }
+        for sq in self.pieces(by, Role::Elephant) {
+            out |= attacks::elephant_attacks(sq, occ);
+        }
+        for sq in self.pieces(by, Role::Advisor) {
+            out |= attacks::advisor_attacks(sq);
+        }
+        for sq in self.pieces(by, Role::King) {
+            out |= attacks::king_attacks(sq);
+        }
+        out
     }
 
     /// Calls `f(from, targets)` for every piece of the side to move, with its pseudo-legal targets
@@ -315,7 +345,6 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Color;
 
     #[test]
     fn start_position_has_44_moves() {
@@ -324,6 +353,27 @@ mod tests {
         assert_eq!(pos.count_legal(), 44);
         assert!(pos.has_legal_move());
         assert!(!pos.is_check());
+    }
+
+    /// Every capture either side could make in the positions of the real games lands on a
+    /// point of `attacked_by`.
+    #[test]
+    fn attacked_by_covers_every_capture() {
+        for l in include_str!("../tests/data/rules/games.jsonl").lines() {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let mut p = Position::from_fen(v["fen"].as_str().unwrap()).unwrap();
+            for m in v["moves"].as_str().unwrap().split_whitespace() {
+                for q in [p, p.null_move()] {
+                    let map = q.attacked_by(q.turn());
+                    for c in q.pseudo_legal_moves() {
+                        if q.piece_at(c.to).is_some() {
+                            assert!(map.contains(c.to), "{c} in {}", q.fen());
+                        }
+                    }
+                }
+                p.play_unchecked(Move::parse_iccs(m).unwrap());
+            }
+        }
     }
 
     #[test]

@@ -603,6 +603,23 @@ impl Position {
         undo
     }
 
+    /// The key of the position after `m` (what [`Position::after`] would give), without
+    /// playing it.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let Some(piece) = self.board[m.from as usize] else {
+            return self.key;
+        };
+        let mut key = self.key
+            ^ ZOBRIST.black_to_move
+            ^ zobrist_piece(piece, m.from)
+            ^ zobrist_piece(piece, m.to);
+        if let Some(cap) = self.board[m.to as usize] {
+            key ^= zobrist_piece(cap, m.to);
+        }
+        key
+    }
+
     /// Takes back `m`, played with [`Position::play_unchecked`] which returned `undo`.
     #[inline]
     pub fn undo(&mut self, m: Move, undo: Undo) {
@@ -715,6 +732,7 @@ mod tests {
         let m = Move::parse_iccs("h2h9").unwrap(); // cannon takes horse
         let u = pos.play_unchecked(m);
         assert_eq!(u.captured, Some(Piece::new(Color::Black, Role::Horse)));
+        assert_eq!(before.key_after(m), pos.key());
         assert_eq!(pos.halfmoves(), 0);
         assert_eq!(pos.key(), pos.recomputed_key());
         pos.undo(m, u);

@@ -57,18 +57,109 @@ use super::xqf::TABLE_ROLES as BINIT_ROLES;
 
 /// Whether the text holds a DhtmlXQ record.
 pub fn looks_like(text: &str) -> bool {
-    text.contains("[DhtmlXQ")
+    text.contains("[DhtmlXQ") || text.contains(JS_MOVELIST)
+}
+
+/// The JavaScript variable in which dpxq pages carry the moves (the `[DhtmlXQ_movelist]` tag of
+/// their hidden div is then empty): `var DhtmlXQ_movelist = '...'` holding either the nested form
+/// `[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]`, the segmented form
+/// `[0_1_0]<main line>[/0_1_0][0_4_1]<branch>[/0_4_1]...` (`[p_k_n]` = `DhtmlXQ_move_p_k_n`,
+/// `0_1_0` = the main line), or bare move digits.
+const JS_MOVELIST: &str = "DhtmlXQ_movelist";
+
+/// The quoted values of `DhtmlXQ_movelist = '...'` assignments: (start, end) byte ranges.
+fn js_movelists(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while let Some(i) = text[k..].find(JS_MOVELIST) {
+        let after = k + i + JS_MOVELIST.len();
+        k = after;
+        if text[..after - JS_MOVELIST.len()].ends_with('[')
+            || text[..after - JS_MOVELIST.len()].ends_with("[/")
+        {
+            continue; // a tag, not a variable
+        }
+        let rest = text[after..].trim_start();
+        let Some(rest) = rest.strip_prefix('=') else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let Some(quote) = rest.chars().next().filter(|c| matches!(c, '\'' | '"')) else {
+            continue;
+        };
+        let vstart = text.len() - rest.len() + 1;
+        let Some(len) = text[vstart..].find(quote) else {
+            continue;
+        };
+        out.push((vstart, vstart + len));
+        k = vstart + len;
+    }
+    out
+}
+
+/// The fields of one JavaScript movelist value.
+fn js_fields(text: &str, start: usize, end: usize) -> Vec<Field<'_>> {
+    let v = &text[start..end];
+    if v.contains("[DhtmlXQ_") {
+        return fields(text, start, end);
+    }
+    if v.trim().bytes().all(|b| b.is_ascii_digit()) {
+        let lead = v.len() - v.trim_start().len();
+        return vec![Field {
+            name: "movelist".into(),
+            value: v.trim(),
+            offset: start + lead,
+        }];
+    }
+    let mut out = Vec::new();
+    let mut k = start;
+    while let Some(i) = text[k..end].find('[') {
+        let name_start = k + i + 1;
+        let Some(close) = text[name_start..end].find(']') else {
+            break;
+        };
+        let id = &text[name_start..name_start + close];
+        let vstart = name_start + close + 1;
+        let closing = format!("[/{id}]");
+        let ok = !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit() || b == b'_');
+        match text[vstart..end].find(&closing) {
+            Some(j) if ok => {
+                out.push(Field {
+                    name: if id == "0_1_0" {
+                        "movelist".into()
+                    } else {
+                        format!("move_{id}").into()
+                    },
+                    value: &text[vstart..vstart + j],
+                    offset: vstart,
+                });
+                k = vstart + j + closing.len();
+            }
+            _ => k = name_start,
+        }
+    }
+    out
 }
 
 /// Reads every DhtmlXQ block of a text (an HTML page, a forum post, a `.txt` export).
 pub fn read_str(text: &str, source: &str) -> Vec<GameEntry> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let loc = Locator::new(text);
-    blocks(text)
+    let blocks = blocks(text);
+    // Each JavaScript movelist belongs to the last record that starts before it (or the first).
+    let mut js: Vec<Vec<(usize, usize)>> = vec![Vec::new(); blocks.len()];
+    for (vs, ve) in js_movelists(text) {
+        let b = blocks.partition_point(|&(s, _)| s <= vs).saturating_sub(1);
+        if let Some(slot) = js.get_mut(b) {
+            slot.push((vs, ve));
+        }
+    }
+    blocks
         .into_iter()
+        .zip(js)
         .enumerate()
-        .map(|(index, (start, end))| {
-            let mut e = parse_block(text, &loc, start, end);
+        .map(|(index, ((start, end), js))| {
+            let mut e = parse_block(text, &loc, start, end, &js);
             e.source = source.to_owned();
             e.index = index;
             if let Some(err) = e.error.take() {
@@ -102,7 +193,7 @@ fn blocks(text: &str) -> Vec<(usize, usize)> {
         out.push((start, end));
         k = end.max(start + 1);
     }
-    if out.is_empty() && text.contains("[DhtmlXQ_") {
+    if out.is_empty() && looks_like(text) {
         out.push((0, text.len()));
     }
     out
@@ -117,7 +208,7 @@ fn find_container(s: &str) -> Option<usize> {
 
 /// One `[DhtmlXQ_name]value[/DhtmlXQ_name]` field with the byte offset of its value.
 struct Field<'a> {
-    name: &'a str,
+    name: std::borrow::Cow<'a, str>,
     value: &'a str,
     offset: usize,
 }
@@ -147,7 +238,7 @@ fn fields(text: &str, start: usize, end: usize) -> Vec<Field<'_>> {
             }
         };
         out.push(Field {
-            name,
+            name: name.into(),
             value,
             offset: vstart,
         });
@@ -270,10 +361,16 @@ struct Branch<'a> {
     offset: usize,
 }
 
-fn parse_block(text: &str, loc: &Locator, start: usize, end: usize) -> GameEntry {
+fn parse_block(
+    text: &str,
+    loc: &Locator,
+    start: usize,
+    end: usize,
+    js: &[(usize, usize)],
+) -> GameEntry {
     let mut game = Game::new(Position::start());
     let mut entry = GameEntry::ok("", 0, Format::Dhtmlxq, Game::new(Position::start()));
-    let r = read_block(text, loc, start, end, &mut game, &mut entry.warnings);
+    let r = read_block(text, loc, (start, end), js, &mut game, &mut entry.warnings);
     entry.game = game;
     entry.error = r.err();
     entry
@@ -282,8 +379,8 @@ fn parse_block(text: &str, loc: &Locator, start: usize, end: usize) -> GameEntry
 fn read_block(
     text: &str,
     loc: &Locator,
-    start: usize,
-    end: usize,
+    (start, end): (usize, usize),
+    js: &[(usize, usize)],
     game: &mut Game,
     warnings: &mut Vec<RecordError>,
 ) -> Result<(), RecordError> {
@@ -295,13 +392,25 @@ fn read_block(
     let mut fen = None;
     let mut branches: BTreeMap<usize, Branch> = BTreeMap::new();
     let mut comments: BTreeMap<(usize, usize), String> = BTreeMap::new();
-    for f in fields(text, start, end) {
-        let name = f.name;
+    // The block's own fields (less any inside a JavaScript movelist value), then the fields of
+    // its JavaScript movelists.
+    let inside_js = |o: usize| js.iter().any(|&(s, e)| (s..e).contains(&o));
+    let all = fields(text, start, end)
+        .into_iter()
+        .filter(|f| !inside_js(f.offset))
+        .chain(js.iter().flat_map(|&(s, e)| js_fields(text, s, e)));
+    for f in all {
+        let name: &str = &f.name;
         if name == "binit" {
             binit = Some(f);
         } else if name == "fen" {
             fen = Some(f);
         } else if name == "movelist" {
+            // dpxq pages leave the tag empty and put the moves in a JavaScript variable: the
+            // first non-empty movelist is the main line.
+            if branches.get(&0).is_some_and(|b| !b.moves.trim().is_empty()) {
+                continue;
+            }
             branches.insert(
                 0,
                 Branch {
@@ -762,6 +871,47 @@ mod tests {
             ["b9c7", "h0g2"]
         );
         assert_eq!(v.nodes[1].comments, ["vA"]);
+    }
+
+    fn main_iccs(e: &GameEntry) -> Vec<String> {
+        assert!(e.error.is_none(), "{:?}", e.error);
+        e.game.main_moves().iter().map(|m| m.to_string()).collect()
+    }
+
+    #[test]
+    fn reads_the_javascript_movelist_of_dpxq_pages() {
+        // Nested form after the block, whose own movelist tag is empty.
+        let page = "<div>[DhtmlXQ][DhtmlXQ_title]T[/DhtmlXQ_title]\n\
+            [DhtmlXQ_movelist][/DhtmlXQ_movelist][/DhtmlXQ]</div>\n<script>\n\
+            var DhtmlXQ_movelist = '[DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]';\n</script>";
+        let games = read_str(page, "p.html");
+        assert_eq!(games.len(), 1);
+        assert_eq!(main_iccs(&games[0]), ["h2e2", "h9g7"]);
+        assert_eq!(games[0].game.tags[0], ("Title".into(), "T".into()));
+
+        // Segmented form with a branch, hidden div without a container.
+        let page = "<div style=display:none>[DhtmlXQ_title]S[/DhtmlXQ_title]<br>\n\
+            [DhtmlXQ_movelist][/DhtmlXQ_movelist]</div>\n\
+            <script>var DhtmlXQ_movelist = \"[0_1_0]77477062[/0_1_0][0_2_1]10227967[/0_2_1]\";</script>";
+        let e = read_str(page, "s.html").remove(0);
+        assert_eq!(main_iccs(&e), ["h2e2", "h9g7"]);
+        let v = &e.game.main.nodes[1].variations[0];
+        assert_eq!(
+            v.nodes.iter().map(|n| n.mv.to_string()).collect::<Vec<_>>(),
+            ["b9c7", "h0g2"]
+        );
+
+        // Bare digits, nothing else on the page.
+        assert!(looks_like("var DhtmlXQ_movelist='7747';"));
+        let e = read_str("var DhtmlXQ_movelist='7747';", "b.js").remove(0);
+        assert_eq!(main_iccs(&e), ["h2e2"]);
+
+        // A bad move in the JavaScript value is located in the page.
+        let page = "[DhtmlXQ][/DhtmlXQ]\nvar DhtmlXQ_movelist = '77477949';";
+        let e = read_str(page, "x").remove(0);
+        let err = e.error.as_ref().unwrap();
+        assert_eq!((err.line, err.column, err.ply), (2, 29, Some(2)));
+        assert_eq!(err.move_text.as_deref(), Some("7949"));
     }
 
     #[test]

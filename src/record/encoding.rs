@@ -50,6 +50,9 @@ const SAMPLE: usize = 64 * 1024;
 /// How much of the sample the GBK/Big5 scorer decodes.
 const SCORE_SAMPLE: usize = 2 * 1024;
 
+/// How many non-ASCII bytes of the sample the scorer needs at most.
+const SCORE_NON_ASCII: usize = 384;
+
 /// [`TYPICAL`] sorted, for binary search.
 fn typical() -> &'static [char] {
     static SORTED: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
@@ -77,6 +80,17 @@ pub fn detect(bytes: &[u8]) -> TextEncoding {
         return TextEncoding::Utf8;
     }
     let mut cut = sample.len().min(SCORE_SAMPLE);
+    // Enough double-byte text decides it: stop after SCORE_NON_ASCII bytes outside ASCII (most of
+    // a record's first kilobytes are ASCII tags and move numbers).
+    if let Some(k) = sample[..cut]
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b >= 0x80)
+        .nth(SCORE_NON_ASCII)
+        .map(|(k, _)| k)
+    {
+        cut = k;
+    }
     // Do not split a line: cut at a line end when there is one.
     if let Some(k) = sample[..cut].iter().rposition(|&b| b == b'\n') {
         cut = k + 1;

@@ -63,7 +63,10 @@ pub fn detect_format(name: &str, head: &[u8]) -> Option<Format> {
     if contains(window, b"<ChineseChessRecord") {
         return Some(Format::Cbf);
     }
-    if contains(window, b"[DhtmlXQ") || contains(window, b"%5BDhtmlXQ") {
+    if contains(window, b"[DhtmlXQ")
+        || contains(window, b"%5BDhtmlXQ")
+        || contains(window, b"DhtmlXQ_movelist")
+    {
         return Some(Format::Dhtmlxq);
     }
     match ext.as_str() {
@@ -405,6 +408,10 @@ mod tests {
         );
         assert_eq!(
             detect_format("a.txt", "<p>[DhtmlXQ]".as_bytes()),
+            Some(Format::Dhtmlxq)
+        );
+        assert_eq!(
+            detect_format("a.htm", b"<script>var DhtmlXQ_movelist = '7747';</script>"),
             Some(Format::Dhtmlxq)
         );
         assert_eq!(

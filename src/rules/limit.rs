@@ -1054,171 +1054,137 @@ impl LimitReport {
             .filter(|m| m.nature == NatureKind::Idle)
             .map(|m| m.ply)
             .collect();
-        match lang {
-            Lang::En => {
-                out += &format!(
-                    "Natural move limit claim by {c} at ply {} (profile {}, counting {})\n",
-                    self.at_ply,
-                    self.profile,
-                    self.counting.name()
-                );
-                out += &format!("{}\n", self.verdict_text(lang));
-                out += &format!(
-                    "Window: {} ({})\n",
-                    if self.window_end_ply == self.window_start_ply {
-                        "empty".to_string()
-                    } else {
-                        format!(
-                            "plies {}-{}",
-                            self.window_start_ply + 1,
-                            self.window_end_ply
-                        )
-                    },
-                    match (self.last_capture_ply, self.counting) {
-                        (_, CountingMode::FromClaim)
-                            if Some(self.window_start_ply) != self.last_capture_ply =>
-                            format!("counting from the claim at ply {}", self.window_start_ply),
-                        (Some(p), _) => format!("after the capture at ply {p}"),
-                        (None, _) => "no capture since the start".into(),
-                    }
-                );
-                out += &format!(
-                    "{c}: {} moves: {} checks, {} mate threats, {} chases{}; {} void; {} counted of {} required\n",
-                    self.claimant_moves,
-                    self.checks,
-                    self.mate_threats,
-                    self.chases,
-                    if self.undetermined > 0 {
-                        format!(", {} undetermined (counted as idle)", self.undetermined)
-                    } else {
-                        String::new()
-                    },
-                    self.void,
-                    self.counted,
-                    self.required
-                );
-                out += &format!(
-                    "{}: {} moves of {} required\n",
-                    c.other(),
-                    self.opponent_moves,
-                    self.required
-                );
-                out += &format!(
-                    "Admissibility: {} attacking piece(s) on the board: {}\n",
-                    self.attacking_pieces,
-                    match (self.admissible, self.refuse_attackers) {
-                        (true, None) => "no test in this profile".to_string(),
-                        (true, Some(k)) => format!("admissible (fewer than {k})"),
-                        (false, _) => "in principle refused (discretionary)".to_string(),
-                    }
-                );
-                if !counted_attacks.is_empty() {
-                    out += "Counted attacking moves:\n";
-                    counted_attacks.iter().for_each(|m| out += &line(m));
-                }
-                if !void_moves.is_empty() {
-                    out += "Void moves:\n";
-                    void_moves.iter().for_each(|m| out += &line(m));
-                }
-                if !idle.is_empty() {
-                    out += &format!("Idle moves (counted), by ply: {}\n", ply_list(&idle));
-                }
-                if !self.certain {
-                    out += "Caution: the verdict depends on moves whose nature is undetermined.\n";
-                }
-                if self.unrecorded_plies > 0 {
-                    out += &format!(
-                        "Note: the record starts from a set-up position {} plies after the last capture; those plies are not on the score sheet and are not counted.\n",
-                        self.unrecorded_plies
-                    );
-                }
-                out += &format!("Rule: {}\n", self.rule_text(lang));
+        // One layout for both languages: each line picks its wording.
+        let zh = lang == Lang::Zh;
+        let say = |en: String, zh_text: String| if zh { zh_text } else { en };
+        let window = if self.window_end_ply == self.window_start_ply {
+            say("empty".into(), "空".into())
+        } else {
+            let (from, to) = (self.window_start_ply + 1, self.window_end_ply);
+            say(
+                format!("plies {from}-{to}"),
+                format!("第{from}步至第{to}步"),
+            )
+        };
+        let origin = match (self.last_capture_ply, self.counting) {
+            (_, CountingMode::FromClaim)
+                if Some(self.window_start_ply) != self.last_capture_ply =>
+            {
+                let p = self.window_start_ply;
+                say(
+                    format!("counting from the claim at ply {p}"),
+                    format!("自第{p}步提出时起"),
+                )
             }
-            Lang::Zh => {
-                out += &format!(
-                    "自然限着提和：{}方，第{}步（{}，计数方式 {}）\n",
-                    c.name_zh(),
-                    self.at_ply,
-                    profile_title(&self.profile, lang),
-                    match self.counting {
-                        CountingMode::FromCapture => "自最后吃子起",
-                        CountingMode::FromClaim => "自提出时起",
-                    }
-                );
-                out += &format!("{}\n", self.verdict_text(lang));
-                out += &format!(
-                    "计数范围：{}（{}）\n",
-                    if self.window_end_ply == self.window_start_ply {
-                        "空".to_string()
-                    } else {
-                        format!(
-                            "第{}步至第{}步",
-                            self.window_start_ply + 1,
-                            self.window_end_ply
-                        )
-                    },
-                    match (self.last_capture_ply, self.counting) {
-                        (_, CountingMode::FromClaim)
-                            if Some(self.window_start_ply) != self.last_capture_ply =>
-                            format!("自第{}步提出时起", self.window_start_ply),
-                        (Some(p), _) => format!("第{p}步吃子之后"),
-                        (None, _) => "开局以来未吃子".into(),
-                    }
-                );
-                out += &format!(
-                    "{}方：共{}着，其中将{}着、杀{}着、捉{}着{}；不计{}着；计入{}着，须{}着\n",
-                    c.name_zh(),
-                    self.claimant_moves,
-                    self.checks,
-                    self.mate_threats,
-                    self.chases,
-                    if self.undetermined > 0 {
-                        format!("、性质未定{}着（按闲着计）", self.undetermined)
-                    } else {
-                        String::new()
-                    },
-                    self.void,
-                    self.counted,
-                    self.required
-                );
-                out += &format!(
-                    "{}方：共{}着，须{}着\n",
-                    c.other().name_zh(),
-                    self.opponent_moves,
-                    self.required
-                );
-                out += &format!(
-                    "进攻子力：场上{}个，{}\n",
-                    self.attacking_pieces,
-                    match (self.admissible, self.refuse_attackers) {
-                        (true, None) => "本规则不作限制".to_string(),
-                        (true, Some(k)) => format!("少于{k}个，可以受理"),
-                        (false, _) => "原则上不予判和（裁判酌情）".to_string(),
-                    }
-                );
-                if !counted_attacks.is_empty() {
-                    out += "计入的攻着：\n";
-                    counted_attacks.iter().for_each(|m| out += &line(m));
+            (Some(p), _) => say(
+                format!("after the capture at ply {p}"),
+                format!("第{p}步吃子之后"),
+            ),
+            (None, _) => say("no capture since the start".into(), "开局以来未吃子".into()),
+        };
+        let undetermined = match (self.undetermined, zh) {
+            (0, _) => String::new(),
+            (u, false) => format!(", {u} undetermined (counted as idle)"),
+            (u, true) => format!("、性质未定{u}着（按闲着计）"),
+        };
+        let admissibility = match (self.admissible, self.refuse_attackers) {
+            (true, None) => say("no test in this profile".into(), "本规则不作限制".into()),
+            (true, Some(k)) => say(
+                format!("admissible (fewer than {k})"),
+                format!("少于{k}个，可以受理"),
+            ),
+            (false, _) => say(
+                "in principle refused (discretionary)".into(),
+                "原则上不予判和（裁判酌情）".into(),
+            ),
+        };
+        let (cz, oz) = (c.name_zh(), c.other().name_zh());
+        let (at, n) = (self.at_ply, self.claimant_moves);
+        let (checks, threats, chases) = (self.checks, self.mate_threats, self.chases);
+        let (void, counted, required) = (self.void, self.counted, self.required);
+        out += &say(
+            format!(
+                "Natural move limit claim by {c} at ply {at} (profile {}, counting {})\n",
+                self.profile,
+                self.counting.name()
+            ),
+            format!(
+                "自然限着提和：{cz}方，第{at}步（{}，计数方式 {}）\n",
+                profile_title(&self.profile, lang),
+                match self.counting {
+                    CountingMode::FromCapture => "自最后吃子起",
+                    CountingMode::FromClaim => "自提出时起",
                 }
-                if !void_moves.is_empty() {
-                    out += "不计的着法：\n";
-                    void_moves.iter().for_each(|m| out += &line(m));
-                }
-                if !idle.is_empty() {
-                    out += &format!("闲着（计入），步数：{}\n", ply_list(&idle));
-                }
-                if !self.certain {
-                    out += "注意：结论取决于性质未定的着法。\n";
-                }
-                if self.unrecorded_plies > 0 {
-                    out += &format!(
-                        "说明：棋谱自排局开始，局面表明此前已有{}步未吃子；这些着法不在记录中，不计入。\n",
-                        self.unrecorded_plies
-                    );
-                }
-                out += &format!("规则：{}\n", self.rule_text(lang));
-            }
+            ),
+        );
+        out += &format!("{}\n", self.verdict_text(lang));
+        out += &say(
+            format!("Window: {window} ({origin})\n"),
+            format!("计数范围：{window}（{origin}）\n"),
+        );
+        out += &say(
+            format!(
+                "{c}: {n} moves: {checks} checks, {threats} mate threats, {chases} chases{undetermined}; {void} void; {counted} counted of {required} required\n"
+            ),
+            format!(
+                "{cz}方：共{n}着，其中将{checks}着、杀{threats}着、捉{chases}着{undetermined}；不计{void}着；计入{counted}着，须{required}着\n"
+            ),
+        );
+        let opp = self.opponent_moves;
+        out += &say(
+            format!("{}: {opp} moves of {required} required\n", c.other()),
+            format!("{oz}方：共{opp}着，须{required}着\n"),
+        );
+        let pieces = self.attacking_pieces;
+        out += &say(
+            format!("Admissibility: {pieces} attacking piece(s) on the board: {admissibility}\n"),
+            format!("进攻子力：场上{pieces}个，{admissibility}\n"),
+        );
+        if !counted_attacks.is_empty() {
+            out += if zh {
+                "计入的攻着：\n"
+            } else {
+                "Counted attacking moves:\n"
+            };
+            counted_attacks.iter().for_each(|m| out += &line(m));
         }
+        if !void_moves.is_empty() {
+            out += if zh {
+                "不计的着法：\n"
+            } else {
+                "Void moves:\n"
+            };
+            void_moves.iter().for_each(|m| out += &line(m));
+        }
+        if !idle.is_empty() {
+            let plies = ply_list(&idle);
+            out += &say(
+                format!("Idle moves (counted), by ply: {plies}\n"),
+                format!("闲着（计入），步数：{plies}\n"),
+            );
+        }
+        if !self.certain {
+            out += if zh {
+                "注意：结论取决于性质未定的着法。\n"
+            } else {
+                "Caution: the verdict depends on moves whose nature is undetermined.\n"
+            };
+        }
+        if self.unrecorded_plies > 0 {
+            let u = self.unrecorded_plies;
+            out += &say(
+                format!(
+                    "Note: the record starts from a set-up position {u} plies after the last capture; those plies are not on the score sheet and are not counted.\n"
+                ),
+                format!(
+                    "说明：棋谱自排局开始，局面表明此前已有{u}步未吃子；这些着法不在记录中，不计入。\n"
+                ),
+            );
+        }
+        out += &say(
+            format!("Rule: {}\n", self.rule_text(lang)),
+            format!("规则：{}\n", self.rule_text(lang)),
+        );
         out
     }
 }

@@ -220,7 +220,7 @@ pub fn try_classify_line(
     let mut pos = *start;
     let mut prev: Option<Move> = None;
     for (index, &m) in moves.iter().enumerate() {
-        if !pos.legal_moves().contains(&m) {
+        if !pos.is_legal(m) {
             let err = IllegalMove {
                 index,
                 mv: m,
@@ -298,6 +298,9 @@ pub struct Analyzer<'p> {
     /// (position key, best capture, targets won by checks), computed on first use.
     base_capture: Option<(u64, i32)>,
     base_checks: Option<(u64, Vec<Square>)>,
+    /// Set while listing the threats before the move when the profile judges newness on the
+    /// attack alone (`newness_ignores_safety`): a capture is not refused for the mate after it.
+    ignore_safety: bool,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -310,6 +313,7 @@ impl<'p> Analyzer<'p> {
             mates: MateTable::default(),
             base_capture: None,
             base_checks: None,
+            ignore_safety: false,
         }
     }
 
@@ -473,7 +477,8 @@ impl<'p> Analyzer<'p> {
     fn threats(&mut self, q: &Position) -> Result<Vec<Threat>, Exhausted> {
         let us = q.turn();
         let mut out = Vec::new();
-        for s in q.by_color(!us) {
+        // (Only pieces something of ours attacks can be captured.)
+        for s in q.by_color(!us) & q.attacked_by(us) {
             let piece = q.piece_at(s).expect("piece");
             if !self.is_material(piece, s) {
                 continue;
@@ -495,10 +500,17 @@ impl<'p> Analyzer<'p> {
                     line = l2;
                     rec = r2;
                 }
+                if rec && !self.profile.under_protection_chases {
+                    // AXF: a really protected piece is won only if the first capture gains
+                    // (the capturer, recaptured, is worth less than the target).
+                    let capturer = q.piece_at(m.from).expect("capturer");
+                    v = self.mat(piece) - self.mat(capturer);
+                    line.truncate(1);
+                }
                 if !v.is_gain() {
                     continue;
                 }
-                let (rel, abs) = self.capture_is_sound(q, m, v)?;
+                let (rel, abs) = self.capture_is_sound(q, m, v, rec)?;
                 if !rel && !abs {
                     continue;
                 }
@@ -545,7 +557,7 @@ impl<'p> Analyzer<'p> {
                 let Some(piece) = q.piece_at(s).filter(|p| p.color != us) else {
                     continue;
                 };
-                if self.mutual(q, capturer, s) {
+                if self.mutual(q, capturer, s) || self.opens_with_exchange(q, m)? {
                     continue;
                 }
                 if !self.check_win_is_safe(q, m, s)? {
@@ -583,6 +595,65 @@ impl<'p> Analyzer<'p> {
             .any(|m| m.from == target)
     }
 
+    /// Whether our piece on `x` and the enemy piece on `y` stand in a real exchange (兑) in `q`
+    /// (our side to move): each can take the other and they are worth the same
+    /// ([`Self::mutual`]), and the opponent can really accept, i.e. taking first does not lose
+    /// to mate by checks (within `refutation_mate_cap`), the test of a false root (RULES.md §2.3)
+    /// applied to the exchange. An offer the opponent cannot accept is no exchange: the book
+    /// rules a rook offering a rook exchange idle (图29), but the same offer made while the
+    /// enemy rook is tied to its line by a mate a mate threat (图29 variation).
+    fn exchange_partners(&mut self, q: &Position, x: Square, y: Square) -> Result<bool, Exhausted> {
+        if !self.mutual(q, x, y) {
+            return Ok(false);
+        }
+        let accepted = q.null_move().after(Move::new(y, x));
+        Ok(!search::mate_by_checks_with(
+            &accepted,
+            self.profile.refutation_mate_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )?)
+    }
+
+    /// Whether the check `m` takes an enemy piece that attacks the checking piece and is worth
+    /// the same (the two stand in an exchange, 兑). A series of checks opened by that capture
+    /// is the exchange carried out, not a new threat: the opponent, on the move, could just as
+    /// well take first, so whatever the series wins after the capture is the exchange's
+    /// consequence (RULES.md §2: an exchange offer is idle-class; the direct capture of such a
+    /// piece is already left out by [`Self::mutual`], and taking it with check changes nothing).
+    fn opens_with_exchange(&mut self, q: &Position, m: Move) -> Result<bool, Exhausted> {
+        if q.piece_at(m.to).is_none() {
+            return Ok(false);
+        }
+        self.exchange_partners(q, m.from, m.to)
+    }
+
+    /// Given that the side to move of `q` mates by checks: whether it also does so without
+    /// capturing an exchange partner, an enemy piece that one of ours attacks and that could take
+    /// that piece back, worth the same ([`Self::mutual`]). A mate that needs that capture is the
+    /// exchange offer's consequence, not a mate threat: the opponent could just as well take
+    /// first (兑 is idle-class, RULES.md §2). The book rules a rook offering a rook exchange
+    /// idle though taking the rook would mate (图29), and a rook move making such a mate while
+    /// attacking an unprotected piece a chase (图17).
+    fn mate_not_only_through_exchange(&mut self, q: &Position) -> Result<bool, Exhausted> {
+        let us = q.turn();
+        let mut partners: ArrayVec<Square, 8> = ArrayVec::new();
+        for x in q.by_color(us) {
+            let opp = q.null_move();
+            for cm in Self::captures_to(&opp, x) {
+                if !partners.contains(&cm.from) && self.exchange_partners(q, x, cm.from)? {
+                    let _ = partners.try_push(cm.from);
+                }
+            }
+        }
+        for y in partners {
+            if !search::mate_by_checks_sparing(q, self.profile.mate_ply_cap, y, &mut self.budget)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// Safety and cost of a winning capture: the capturer's side is not mated right after it, and
     /// what the opponent can newly win elsewhere (the capturer left a piece it protected or
     /// shielded) does not eat up the gain.
@@ -591,18 +662,21 @@ impl<'p> Analyzer<'p> {
         q: &Position,
         m: Move,
         v: Mat,
+        recaptured: bool,
     ) -> Result<(bool, bool), Exhausted> {
         let r = q.after(m);
-        if search::mate_by_checks_with(
-            &r,
-            self.profile.refutation_mate_cap,
-            &mut self.budget,
-            &mut self.mates,
-        )? {
+        if !self.ignore_safety
+            && search::mate_by_checks_with(
+                &r,
+                self.profile.refutation_mate_cap,
+                &mut self.budget,
+                &mut self.mates,
+            )?
+        {
             return Ok((false, false));
         }
         // A counter-attack by checks that wins back at least as much is a root too.
-        if self.profile.chase_check_cap > 0 {
+        if self.profile.chase_check_cap > 0 && self.profile.counter_checks_refute {
             let cap = self.profile.chase_check_cap;
             let base = q.null_move();
             let before = match &self.base_checks {
@@ -620,6 +694,11 @@ impl<'p> Analyzer<'p> {
             for (t, _, _, back) in self.check_wins(&r, cap, Mat::default())? {
                 if before.contains(&t) || self.already_winnable(&base, &r, t) {
                     continue; // the opponent could already do that: not caused by the capture
+                }
+                if recaptured && t == m.to {
+                    // Winning the capturer back is the recapture the exchange balance `v`
+                    // already counts; a route to it through checks is no further loss.
+                    continue;
                 }
                 if !(v - back).is_gain() {
                     return Ok((false, false));
@@ -697,7 +776,7 @@ impl<'p> Analyzer<'p> {
     fn best_capture(&mut self, pos: &Position, skip: Option<Square>) -> i32 {
         let them = !pos.turn();
         let mut best = 0;
-        for s in pos.by_color(them) {
+        for s in pos.by_color(them) & pos.attacked_by(!them) {
             if Some(s) == skip || pos.piece_at(s).is_some_and(|p| p.role == Role::King) {
                 continue;
             }
@@ -708,8 +787,8 @@ impl<'p> Analyzer<'p> {
     }
 
     /// Targets the side to move wins by a series of checks ending in a capture that nets
-    /// material (counting what the checks gave up or won): (square, first check, capturer, the
-    /// net balance of the whole line against the best defence).
+    /// material (counting what the checks gave up or won): (square, first check, capturer where
+    /// it stands in `q`, the net balance of the whole line against the best defence).
     fn check_wins(
         &mut self,
         q: &Position,
@@ -718,11 +797,11 @@ impl<'p> Analyzer<'p> {
     ) -> Result<Vec<(Square, Move, Square, Mat)>, Exhausted> {
         let us = q.turn();
         let mut out: Vec<(Square, Move, Square, Mat)> = Vec::new();
-        for m in search::checking_moves(q) {
+        for m in self.mates.checking_moves(q) {
             self.budget.tick()?;
             let gained = q.piece_at(m.to).map(|p| self.mat(p)).unwrap_or_default();
             let r = q.after(m);
-            let replies = search::legal_replies(&r);
+            let replies = self.mates.legal_replies(&r);
             if replies.is_empty() {
                 continue; // mate: a mate threat, not a chase
             }
@@ -732,15 +811,19 @@ impl<'p> Analyzer<'p> {
                 let off = offset + gained - lost;
                 let s2 = r.after(rep);
                 let mut wins: Vec<(Square, Square, Mat)> = Vec::new();
-                for s in s2.by_color(!us) {
+                for s in s2.by_color(!us) & s2.attacked_by(us) {
                     let Some(piece) = s2.piece_at(s) else {
                         continue;
                     };
-                    if q.piece_at(s) != Some(piece) || !self.is_material(piece, s) {
+                    // The piece won is named where it stands in `q`: a piece the check forced
+                    // to move (to interpose, say) and then taken is won by the series too
+                    // (RULES.md §2.1: a forcing series of checks that ends in the capture).
+                    let t = origin_in(rep, s);
+                    if q.piece_at(t) != Some(piece) || !self.is_material(piece, s) {
                         continue;
                     }
                     if let Some(c) = &common
-                        && !c.iter().any(|&(t, _, _)| t == s)
+                        && !c.iter().any(|&(w, _, _)| w == t)
                     {
                         continue;
                     }
@@ -755,11 +838,12 @@ impl<'p> Analyzer<'p> {
                         }
                     }
                     if let Some((from, total)) = best {
-                        wins.push((s, from, total));
+                        wins.push((t, from, total));
                     }
                 }
                 if cap > 1 {
                     for (s, _, capturer, total) in self.check_wins(&s2, cap - 1, off)? {
+                        let s = origin_in(rep, s);
                         match wins.iter_mut().find(|w| w.0 == s) {
                             Some(w) => {
                                 if self.scalar(total) > self.scalar(w.2) {
@@ -789,6 +873,11 @@ impl<'p> Analyzer<'p> {
                 }
             }
             for (s, capturer, v) in common.unwrap_or_default() {
+                // The capturer is named where it stands in `q` (the check may have moved it):
+                // the chase is charged to the piece as it stands when the threat is judged, not
+                // to whatever stands now on the square it would capture from (an enemy pawn it
+                // takes on the way, read as "a pawn chasing alone", hid real chases).
+                let capturer = origin_in(m, capturer);
                 match out.iter_mut().find(|o| o.0 == s) {
                     Some(o) => {
                         if self.scalar(v) > self.scalar(o.3) {
@@ -911,6 +1000,47 @@ impl<'p> Analyzer<'p> {
         })
     }
 
+    /// When a protector of the target can recapture only to be mated (a false root, 假根,
+    /// RULES.md §2.3), the target counts as unprotected and the chaser is the piece that
+    /// captures, with its own screen if it is a cannon: the pieces behind the mate, or backing
+    /// the capturer up against what protection remains, take no part in winning it. So a pawn
+    /// or the general taking such a piece still attacks by itself (idle, CXA): the book rules a
+    /// pawn taking an elephant whose recapture would be mated a pawn chase, though a horse also
+    /// bears on the square (参考图5). `None` when no recapture is refuted by mate (the general
+    /// analysis applies).
+    fn capture_past_false_root(
+        &mut self,
+        q: &Position,
+        t: &Threat,
+    ) -> Result<Option<Vec<Square>>, Exhausted> {
+        if t.how == WinHow::Checks {
+            return Ok(None);
+        }
+        let capturer = t.first.from;
+        let r = q.after(t.first);
+        let mut refuted = false;
+        for rm in Self::captures_to(&r, t.square) {
+            if search::mate_by_checks_with(
+                &r.after(rm),
+                self.profile.refutation_mate_cap,
+                &mut self.budget,
+                &mut self.mates,
+            )? {
+                refuted = true;
+                break;
+            }
+        }
+        if !refuted {
+            return Ok(None);
+        }
+        let mut parts = vec![capturer];
+        if q.piece_at(capturer).is_some_and(|p| p.role == Role::Cannon) {
+            let screen = attacks::between(capturer, t.square) & q.by_color(q.turn());
+            parts.extend(screen);
+        }
+        Ok(Some(parts))
+    }
+
     /// The chaser's pieces needed for a direct threat: the capturers of the principal line, and
     /// any other piece bearing on the square without which the threat is gone.
     fn participants(&mut self, q: &Position, t: &Threat) -> Result<Vec<Square>, Exhausted> {
@@ -918,9 +1048,10 @@ impl<'p> Analyzer<'p> {
         if t.how == WinHow::Checks {
             return Ok(t.line.to_vec());
         }
+        if let Some(parts) = self.capture_past_false_root(q, t)? {
+            return Ok(parts);
+        }
         let us = q.turn();
-        let occ = q.occupied();
-        let rot = q.occupied_rotated();
         // Pieces bearing on the square: directly or behind the capturer (x-ray), and pieces
         // pinning a protector. A cannon's screen is not taken apart from its cannon: a cannon
         // attacks over a screen by its nature, so the cannon chases alone (图26: the black
@@ -976,8 +1107,15 @@ impl<'p> Analyzer<'p> {
             nature.kind = NatureKind::Check;
             if self.profile.check_may_chase {
                 // Record what the check also chases (AXF counts it towards a perpetual chase).
+                // Only threats to win a piece by a capture or an exchange: after a check, a
+                // threat to win by a further series of checks is the checking attack itself,
+                // which the perpetual-check rule judges (AXF: alternating check and chase is
+                // allowed).
                 if let Ok(t) = self.chase_targets(before, &after, m, prev) {
-                    nature.targets = t;
+                    nature.targets = t
+                        .into_iter()
+                        .filter(|t| t.how != WinHow::Checks && made_by_move(m, t))
+                        .collect();
                 }
             }
             nature.nodes = self.budget.nodes;
@@ -1018,7 +1156,8 @@ impl<'p> Analyzer<'p> {
             self.profile.mate_ply_cap,
             &mut self.budget,
             &mut self.mates,
-        )? {
+        )? && self.mate_not_only_through_exchange(&q1)?
+        {
             let old = self.profile.mate_threat_needs_newness
                 && search::mate_by_checks_with(
                     before,
@@ -1027,7 +1166,18 @@ impl<'p> Analyzer<'p> {
                     &mut self.mates,
                 )?;
             if !old {
-                return Ok(Some((NatureKind::MateThreat, Vec::new())));
+                // AXF: record what the mate threat also chases (it counts towards a perpetual
+                // chase); a failed search for targets leaves the mate threat without targets.
+                let targets = if self.profile.mate_threat_may_chase {
+                    let mut t = self
+                        .chase_targets(before, after, m, prev)
+                        .unwrap_or_default();
+                    t.retain(|t| made_by_move(m, t));
+                    t
+                } else {
+                    Vec::new()
+                };
+                return Ok(Some((NatureKind::MateThreat, targets)));
             }
         }
         let targets = self.chase_targets(before, after, m, prev)?;
@@ -1052,13 +1202,24 @@ impl<'p> Analyzer<'p> {
         if t1.is_empty() {
             return Ok(Vec::new());
         }
-        let t0 = self.threats(before)?;
+        // AXF: an attack that existed before but was unsafe (a mate followed the capture) is
+        // an old attack; making it safe is no new chase.
+        self.ignore_safety = self.profile.newness_ignores_safety;
+        let t0 = self.threats(before);
+        self.ignore_safety = false;
+        let mut t0 = t0?;
+        t0.extend(self.threats_held_back_by_check(before)?);
         let mut targets = Vec::new();
         for t in &t1 {
             if !t.rel {
                 continue;
             }
-            let same = |o: &&Threat| o.square == t.square && o.piece == t.piece;
+            // With `direct_threat_renews_check_threat`, a direct threat does not continue an
+            // earlier threat that needed a series of checks (a different, weaker form).
+            let renews = self.profile.direct_threat_renews_check_threat && t.how != WinHow::Checks;
+            let same = |o: &&Threat| {
+                o.square == t.square && o.piece == t.piece && !(renews && o.how == WinHow::Checks)
+            };
             let old_rel = t0.iter().filter(same).any(|o| o.rel);
             let old_abs = t0.iter().filter(same).any(|o| o.abs);
             let mut parts: Option<Vec<Square>> = None;
@@ -1086,6 +1247,12 @@ impl<'p> Analyzer<'p> {
                     continue;
                 }
                 parts = Some(p);
+            }
+            if self.profile.line_defence_is_block
+                && t.how != WinHow::Checks
+                && line_defence(before, after, m, t.first.from, t.square)
+            {
+                continue; // the move blocked an attack on the capturer: 拦, not a chase
             }
             if self.profile.just_crossed_pawn_is_no_gain
                 && t.piece.role == Role::Pawn
@@ -1150,6 +1317,56 @@ impl<'p> Analyzer<'p> {
         bears(q1, m.to) && !bears(before, m.from)
     }
 
+    /// Whether the move sets two equal pieces against each other without moving either (兑 by
+    /// a screen or an uncovered line, RULES.md §2: an exchange offer is idle-class): after it,
+    /// an enemy piece and one of ours, worth the same, can each take the other ([`Self::mutual`]),
+    /// and they could not before. A horse stepping off the line between two rooks, or a piece
+    /// stepping between two cannons as their common screen, offers the exchange as surely as
+    /// moving one of the pieces would.
+    fn opens_exchange(&mut self, before: &Position, m: Move, after: &Position) -> bool {
+        let us = before.turn();
+        // (Only pieces the opponent attacks can stand in an exchange.)
+        let ours = after.by_color(us).without(m.to) & after.attacked_by(!us);
+        let mover_view = after.null_move();
+        for x in ours {
+            if after.piece_at(x).is_some_and(|p| p.role == Role::King) {
+                continue;
+            }
+            for cm in Self::captures_to(after, x) {
+                let y = cm.from;
+                if !self.exchange_partners(&mover_view, x, y).unwrap_or(false) {
+                    continue;
+                }
+                // New: the pair did not stand in an exchange before the move.
+                let was = before.piece_at(y) == after.piece_at(y) && self.mutual(before, x, y);
+                if !was {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// When the side to move is in check, the threats it would have but for the check: those
+    /// of the position with the checking pieces taken off. A threat that was there, held back
+    /// only because the check had to be answered first, is not made by the answer: the answer
+    /// frees it, it does not create it (RULES.md §2: a threat appearing because a check was
+    /// answered is idle; a state the opponent brought on himself, 自毙, is not charged). The
+    /// book rules an advisor blocking a check idle although the block lets its rook take a
+    /// cannon the checking rook had just stopped guarding (参考图19). Empty when not in check.
+    fn threats_held_back_by_check(&mut self, before: &Position) -> Result<Vec<Threat>, Exhausted> {
+        let checkers = before.checkers();
+        if checkers.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut setup = before.to_setup();
+        for c in checkers {
+            setup.board[c as usize] = None;
+        }
+        let freed = Position::from_setup_unchecked(&setup);
+        self.threats(&freed)
+    }
+
     /// The idle kind of an idle move, if one applies.
     fn idle_kind(
         &mut self,
@@ -1183,6 +1400,9 @@ impl<'p> Analyzer<'p> {
         if offer {
             return Some(IdleKind::Offer);
         }
+        if self.opens_exchange(before, m, after) {
+            return Some(IdleKind::Exchange);
+        }
         let us = before.turn();
         let mut them_before = before.by_color(!us);
         if before.piece_at(m.to).is_some() {
@@ -1210,6 +1430,87 @@ impl<'p> Analyzer<'p> {
         }
         None
     }
+}
+
+/// Whether the move itself makes the chase of `t`: the moved piece takes part, or the move opens
+/// or closes the line (or horse leg) of a piece taking part. A check or mate threat counts as a
+/// chase only of such targets (AXF): a threat that merely appears elsewhere because the check or
+/// mate threat made a capture safe belongs to the attack on the general.
+fn made_by_move(m: Move, t: &ChaseTarget) -> bool {
+    t.by.iter().any(|&b| {
+        if b == m.to {
+            return true;
+        }
+        let line = attacks::between(b, t.square);
+        if line.contains(m.from) || line.contains(m.to) {
+            return true;
+        }
+        // A horse's leg: the square next to the horse towards the target.
+        let (df, dr) = (
+            t.square.file().index() as i32 - b.file().index() as i32,
+            t.square.rank().index() as i32 - b.rank().index() as i32,
+        );
+        let leg = if df.abs() == 2 && dr.abs() == 1 {
+            b.offset(df / 2, 0)
+        } else if dr.abs() == 2 && df.abs() == 1 {
+            b.offset(0, dr / 2)
+        } else {
+            None
+        };
+        leg == Some(m.from)
+    })
+}
+
+/// AXF line defence (see [`Profile::line_defence_is_block`]): the move `m` (played in `before`,
+/// giving `after`) ended an enemy rook's or cannon's attack along a line on the mover's piece on
+/// `c`, by interposing or by taking a cannon's screen away, and that enemy piece protected the
+/// piece on `t` through `c` (an x-ray: `c` lies between it and `t`). The threat of `c` on `t`
+/// that this leaves is a consequence of the block, not a chase. `c` must not be the moved piece.
+fn line_defence(before: &Position, after: &Position, m: Move, c: Square, t: Square) -> bool {
+    let Some(cp) = after.piece_at(c) else {
+        return false;
+    };
+    if c == m.to || before.piece_at(c) != Some(cp) {
+        return false;
+    }
+    let them = !cp.color;
+    let liners = before.pieces(them, Role::Rook) | before.pieces(them, Role::Cannon);
+    for x in liners {
+        if !attacks::between(x, t).contains(c) {
+            continue;
+        }
+        let span = attacks::between(x, c);
+        if !span.contains(m.from) && !span.contains(m.to) {
+            continue;
+        }
+        let Some(xp) = before.piece_at(x) else {
+            continue;
+        };
+        if after.piece_at(x) != Some(xp) {
+            continue; // the move took the enemy piece: no block
+        }
+        let reach = |occ: Bitboard| {
+            let rot = attacks::rotate(occ);
+            if xp.role == Role::Rook {
+                attacks::rook_attacks(x, occ, rot)
+            } else {
+                attacks::cannon_attacks(x, occ, rot)
+            }
+        };
+        let attacked_before = reach(before.occupied()).contains(c);
+        let protected_through = reach(before.occupied().without(c)).contains(t);
+        let attacked_after = reach(after.occupied()).contains(c);
+        if attacked_before && protected_through && !attacked_after {
+            return true;
+        }
+    }
+    false
+}
+
+/// Where the piece standing on `sq` after the move `m` stood before it (a move by one side
+/// moves only that side's piece: used for our checks and for the opponent's replies).
+fn origin_in(m: Move, sq: Square) -> Square {
+    if sq == m.to { m.from } else { sq }
 }
 
 /// Squares attacked by the pieces `pieces` (all of one colour) in `pos`.

@@ -82,8 +82,45 @@ pub struct Profile {
     /// keeping its attack is idle (从捉到捉).
     pub new_attacker_is_new: bool,
     /// A check that at the same time makes a new chase also counts as a chase of that piece when
-    /// judging a perpetual chase (AXF); its nature stays `check`.
+    /// judging a perpetual chase (AXF); its nature stays `check`. Only threats to win the piece
+    /// by a capture or an exchange count: after a check, a threat to win by a further series of
+    /// checks is the checking attack itself (alternating check and chase is allowed in AXF).
     pub check_may_chase: bool,
+    /// A mate threat that at the same time makes a new chase also counts as a chase of that piece
+    /// when judging a perpetual chase; its nature stays `mate_threat` (AXF: perpetual mate threat
+    /// is allowed, but a cannon that threatens mate while chasing a piece that cannot escape is a
+    /// perpetual chase, AXF diagrams 53 and 56).
+    pub mate_threat_may_chase: bool,
+    /// A move that ends an enemy rook's or cannon's attack along a line on one of the mover's
+    /// pieces (by interposing, or by taking a cannon's screen away) is a block (拦) even when the
+    /// same line also carried that enemy piece's protection of a piece behind (an x-ray through
+    /// the attacked piece): the piece that loses that protection is not chased, because the
+    /// attack cannot be blocked without also blocking the protection. `true` (AXF rule 19,
+    /// diagrams 39-41: the black rook held by the red horse is attacked along the rank; the
+    /// advisor that blocks the attack also blocks the rank's protection of the horse, and Black
+    /// is not chasing the horse; diagram 61 likewise). `false`: such a cut root is a chase.
+    pub line_defence_is_block: bool,
+    /// A counter-attack by checks that, after the capture, wins back at least what the capture
+    /// won makes the capture unsound (a root by checks). `false` (AXF): protection is a direct
+    /// recapture; a capture that gives a discovered check cannot be recaptured and wins the piece
+    /// (AXF engine tests: discovered-check capture threats).
+    pub counter_checks_refute: bool,
+    /// Newness (RULES.md §2.2) is judged on the attack: a capture that was possible and winning
+    /// before the move, but refused only because a mate by checks followed it (safety, §2.5), is
+    /// an old threat, and a move that makes it safe makes no new chase. `false`: such a threat is
+    /// new. AXF diagram 103: a rook escaping a perpetual offer, which so makes its cannon's
+    /// capture safe, is not chasing.
+    pub newness_ignores_safety: bool,
+    /// A piece with a real protector is chased when winning it takes a longer exchange (more
+    /// attackers than protectors: 少根, under-protection). `false` (AXF): a protected piece is
+    /// chased only when the first capture already wins material (the capturer is worth less than
+    /// the target, as a horse or cannon on a rook); AXF diagrams 87 and 89: two attackers on a
+    /// piece protected once is no chase.
+    pub under_protection_chases: bool,
+    /// Newness (RULES.md §2.2): a direct threat (capture or exchange) on a piece that before the
+    /// move could only be won by a series of checks (抽将) is a new threat. `false`: any earlier
+    /// threat on the piece, whatever its form, makes the direct threat a continuing one.
+    pub direct_threat_renews_check_threat: bool,
     /// The general or a pawn attacking by itself is idle (CXA); joint threats remain chases.
     pub king_pawn_alone_idle: bool,
     /// Winning a pawn that has just crossed the river (the opponent's last move took it across)
@@ -135,6 +172,12 @@ impl Profile {
             mate_threat_needs_newness: false,
             new_attacker_is_new: true,
             check_may_chase: false,
+            mate_threat_may_chase: false,
+            line_defence_is_block: false,
+            counter_checks_refute: true,
+            newness_ignores_safety: false,
+            under_protection_chases: true,
+            direct_threat_renews_check_threat: false,
             king_pawn_alone_idle: true,
             just_crossed_pawn_is_no_gain: true,
             mate_threat_forbidden: true,
@@ -159,6 +202,12 @@ impl Profile {
             tournament_overlay: false,
             capturer_duties: false,
             check_may_chase: true,
+            mate_threat_may_chase: true,
+            line_defence_is_block: true,
+            counter_checks_refute: false,
+            newness_ignores_safety: true,
+            under_protection_chases: false,
+            direct_threat_renews_check_threat: true,
             just_crossed_pawn_is_no_gain: false,
             ..Profile::cxa()
         }

@@ -161,6 +161,9 @@ fn facts(
     let chasing = |n: &MoveNature| {
         n.kind == NatureKind::Chase
             || (profile.check_may_chase && n.kind == NatureKind::Check && !n.targets.is_empty())
+            || (profile.mate_threat_may_chase
+                && n.kind == NatureKind::MateThreat
+                && !n.targets.is_empty())
     };
     let mut same_target_chase = !mine.is_empty() && mine.iter().all(|n| chasing(n));
     if same_target_chase {

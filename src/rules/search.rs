@@ -61,35 +61,14 @@ fn may_give_check(pos: &Position, m: Move, ksq: Square) -> bool {
     }
 }
 
-/// Squares strictly between two squares on one file or rank (empty otherwise).
-#[inline]
-fn between(a: Square, b: Square) -> Bitboard {
-    let (af, ar, bf, br) = (
-        a.file().index() as i32,
-        a.rank().index() as i32,
-        b.file().index() as i32,
-        b.rank().index() as i32,
-    );
-    let mut out = Bitboard::EMPTY;
-    if af == bf {
-        for r in ar.min(br) + 1..ar.max(br) {
-            out |= Bitboard::from_square(Square::from_index((r * 9 + af) as usize));
-        }
-    } else if ar == br {
-        for f in af.min(bf) + 1..af.max(bf) {
-            out |= Bitboard::from_square(Square::from_index((ar * 9 + f) as usize));
-        }
-    }
-    out
-}
-
 /// For each checker of the side to move: the squares a move by another piece than the general
 /// must reach (the checker, the line between, a horse's leg), and a cannon's screen (which may
 /// leave instead). `None` when there are too many checkers to list.
-type Conds = arrayvec::ArrayVec<(Bitboard, Bitboard), 8>;
+type Conds = arrayvec::ArrayVec<(Bitboard, Bitboard), 4>;
 
+#[inline]
 fn evasion_conds(q: &Position, checkers: Bitboard, k: Square) -> Option<Conds> {
-    let mut conds: arrayvec::ArrayVec<(Bitboard, Bitboard), 8> = arrayvec::ArrayVec::new();
+    let mut conds = Conds::new();
     for c in checkers {
         let role = q.piece_at(c).map(|p| p.role);
         let (mask, screen) = match role {
@@ -105,18 +84,119 @@ fn evasion_conds(q: &Position, checkers: Bitboard, k: Square) -> Option<Conds> {
                 (Bitboard::from_square(c).with(leg), Bitboard::EMPTY)
             }
             Some(Role::Cannon) => {
-                let b = between(c, k);
+                let b = attacks::between(c, k);
                 (Bitboard::from_square(c) | b, b & q.occupied())
             }
             Some(Role::Pawn) => (Bitboard::from_square(c), Bitboard::EMPTY),
             // Rook or the facing general: capture or block the line.
-            _ => (Bitboard::from_square(c) | between(c, k), Bitboard::EMPTY),
+            _ => (
+                Bitboard::from_square(c) | attacks::between(c, k),
+                Bitboard::EMPTY,
+            ),
         };
         if conds.try_push((mask, screen)).is_err() {
             return None;
         }
     }
     Some(conds)
+}
+
+/// The points where the moves of the side to move (in check) can answer every check: `need`
+/// for a piece that is no cannon screen (the intersection of all checkers' masks); a screen's
+/// own set from [`Evasions::allowed`].
+struct Evasions {
+    need: Bitboard,
+    screens: Bitboard,
+    conds: Conds,
+}
+
+impl Evasions {
+    #[inline]
+    fn new(q: &Position, checkers: Bitboard, k: Square) -> Option<Evasions> {
+        let conds = evasion_conds(q, checkers, k)?;
+        let mut need = Bitboard::FULL;
+        let mut screens = Bitboard::EMPTY;
+        for &(mask, screen) in &conds {
+            need &= mask;
+            screens |= screen;
+        }
+        Some(Evasions {
+            need,
+            screens,
+            conds,
+        })
+    }
+
+    /// The destinations at which a move of the (non-general) piece on `from` answers every
+    /// check: it lands on each checker's mask unless it is that checker's screen.
+    #[inline]
+    fn allowed(&self, from: Square) -> Bitboard {
+        if !self.screens.contains(from) {
+            return self.need;
+        }
+        let mut a = Bitboard::FULL;
+        for &(mask, screen) in &self.conds {
+            if !screen.contains(from) {
+                a &= mask;
+            }
+        }
+        a
+    }
+}
+
+/// Calls `f(from, targets)` like [`Position::for_each_pseudo_legal`] (same pieces, same
+/// order), with each non-general piece's targets cut down to where they answer every check,
+/// skipping pieces with none.
+#[inline]
+fn for_each_evasion<F: FnMut(Square, Bitboard)>(q: &Position, ev: &Evasions, mut f: F) {
+    let us = q.turn();
+    let own = q.by_color(us);
+    let them = q.by_color(!us);
+    let occ = q.occupied();
+    let rot = q.occupied_rotated();
+    for sq in q.pieces(us, Role::Rook) {
+        let a = ev.allowed(sq);
+        if a.any() {
+            f(sq, (attacks::rook_attacks(sq, occ, rot) - own) & a);
+        }
+    }
+    for sq in q.pieces(us, Role::Cannon) {
+        let a = ev.allowed(sq);
+        if a.any() {
+            let quiet = attacks::rook_attacks(sq, occ, rot) - occ;
+            f(
+                sq,
+                (quiet | (attacks::cannon_attacks(sq, occ, rot) & them)) & a,
+            );
+        }
+    }
+    for sq in q.pieces(us, Role::Horse) {
+        let a = ev.allowed(sq);
+        if a.any() {
+            f(sq, (attacks::horse_attacks(sq, occ) - own) & a);
+        }
+    }
+    for sq in q.pieces(us, Role::Pawn) {
+        let a = ev.allowed(sq);
+        if a.any() {
+            f(sq, (attacks::pawn_attacks(us, sq) - own) & a);
+        }
+    }
+    for sq in q.pieces(us, Role::Elephant) {
+        let a = ev.allowed(sq);
+        if a.any() {
+            f(sq, (attacks::elephant_attacks(sq, occ) - own) & a);
+        }
+    }
+    for sq in q.pieces(us, Role::Advisor) {
+        let a = ev.allowed(sq);
+        if a.any() {
+            f(sq, (attacks::advisor_attacks(sq) - own) & a);
+        }
+    }
+    for sq in q.pieces(us, Role::King) {
+        f(sq, attacks::king_attacks(sq) - own);
+    }
 }
 
 /// Exactly [`Position::legal_moves`] (same moves, same order), faster in check: moves by
@@ -127,19 +207,14 @@ pub fn legal_replies(q: &Position) -> MoveList {
         return q.legal_moves();
     }
     let k = q.king(q.turn());
-    let Some(conds) = evasion_conds(q, checkers, k) else {
+    let Some(ev) = Evasions::new(q, checkers, k) else {
         return q.legal_moves();
     };
     let mut out = MoveList::new();
-    q.for_each_pseudo_legal(|from, targets| {
+    for_each_evasion(q, &ev, |from, targets| {
         for to in targets {
             let m = Move::new(from, to);
-            if (from == k
-                || conds
-                    .iter()
-                    .all(|&(mask, screen)| mask.contains(to) || screen.contains(from)))
-                && !q.leaves_king_attacked(m, k)
-            {
+            if !q.leaves_king_attacked(m, k) {
                 out.push(m);
             }
         }
@@ -164,20 +239,16 @@ pub fn has_legal_reply(q: &Position) -> bool {
             return true;
         }
     }
-    let Some(conds) = evasion_conds(q, checkers, k) else {
+    let Some(ev) = Evasions::new(q, checkers, k) else {
         return q.has_legal_move();
     };
     let mut found = false;
-    q.for_each_pseudo_legal(|from, targets| {
+    for_each_evasion(q, &ev, |from, targets| {
         if found || from == k {
             return;
         }
         for to in targets {
-            if conds
-                .iter()
-                .all(|&(mask, screen)| mask.contains(to) || screen.contains(from))
-                && !q.leaves_king_attacked(Move::new(from, to), k)
-            {
+            if !q.leaves_king_attacked(Move::new(from, to), k) {
                 found = true;
                 return;
             }
@@ -186,14 +257,196 @@ pub fn has_legal_reply(q: &Position) -> bool {
     found
 }
 
-/// The legal moves of the side to move that give check.
+/// The legal moves of the side to move that give check, in the order of
+/// [`Position::legal_moves`].
+///
+/// Moves are not played: with the enemy general on `K` not attacked yet, a move `from -> to`
+/// gives check only if
+/// - the moved piece attacks `K` from `to` (a rook on a clear line, a cannon with one screen, a
+///   horse with a free leg, a pawn next to it): exact per-role point sets, computed once, when
+///   `from` lies on no line to `K` as its first or second piece (otherwise the exact test);
+/// - or it uncovers a check (it was the first or second piece on a line from `K`, or stood on
+///   the leg of an own horse aimed at `K`), or becomes the screen of an own cannon facing `K`
+///   with nothing between: those moves get the exact test on the occupancy after the move.
+///
+/// When the enemy general already stands attacked (a hypothetical position), every move is
+/// tested by playing it.
 pub fn checking_moves(pos: &Position) -> MoveList {
     let us = pos.turn();
     let ksq = pos.king(!us);
     let own_king = pos.king(us);
+    let own = pos.by_color(us);
+    let them = pos.by_color(!us);
+    let occ = pos.occupied();
+    let rot = pos.occupied_rotated();
+
+    // Lines from the enemy general: the first two pieces on each may uncover a check; empty
+    // points in front of an own cannon that faces it make a screen when a piece lands there.
+    let mut discover = Bitboard::EMPTY;
+    let mut screen = Bitboard::EMPTY;
+    let own_cannons = pos.pieces(us, Role::Cannon);
+    for d in 0..4 {
+        let on = attacks::ray(d, ksq) & occ;
+        let Some(p1) = attacks::nearest_on_ray(d, on) else {
+            continue;
+        };
+        discover |= Bitboard::from_square(p1);
+        if own_cannons.contains(p1) {
+            screen |= attacks::between(ksq, p1);
+        }
+        if let Some(p2) = attacks::nearest_on_ray(d, on.without(p1)) {
+            discover |= Bitboard::from_square(p2);
+        }
+    }
+    let own_horses = pos.pieces(us, Role::Horse);
+    for leg in attacks::horse_attackers(ksq) {
+        if (leg.targets & own_horses).any() {
+            discover |= Bitboard::from_square(leg.block);
+        }
+    }
+    discover &= own;
+
+    // Points from which each role checks directly (for a piece not in `discover`).
+    let r1 = attacks::rook_attacks(ksq, occ, rot);
+    let mut occ2 = occ;
+    let mut rot2 = rot;
+    for b in r1 & occ {
+        occ2.clear(b);
+        rot2 &= !(1u128 << attacks::rot_index(b));
+    }
+    let rook_checks = r1;
+    let cannon_checks = attacks::rook_attacks(ksq, occ2, rot2) - r1;
+    let horse_checks = attacks::horse_attacker_squares(ksq, occ);
+    let pawn_checks = attacks::pawn_attackers(us, ksq);
+    // Already attacked (only in a hypothetical position): [`Position::attackers`] from the
+    // sets above.
+    let own_kings = pos.pieces(us, Role::King);
+    let attacked = (rook_checks
+        & (pos.pieces(us, Role::Rook) | (own_kings & Bitboard::file(ksq.file()))))
+        | (cannon_checks & own_cannons)
+        | (horse_checks & own_horses)
+        | (pawn_checks & pos.pieces(us, Role::Pawn))
+        | (attacks::king_attacks(ksq) & own_kings);
+    debug_assert_eq!(attacked, pos.attackers(ksq, us));
+    if attacked.any() {
+        return checking_moves_by_play(pos);
+    }
+
+    // Lines and horse legs of the enemy general: a piece landing elsewhere changes nothing
+    // about the other pieces' attacks on it.
+    let zone =
+        Bitboard::file(ksq.file()) | Bitboard::rank(ksq.rank()) | attacks::diagonal_neighbours(ksq);
+
     let mut out = MoveList::new();
-    // One scratch copy, played and taken back; the check test (which rejects most candidates)
-    // before the legality test.
+    let mut emit = |from: Square, targets: Bitboard, direct: Bitboard| {
+        let targets = targets.without(ksq);
+        let (exact, sure) = if discover.contains(from) {
+            // Leaving `from` uncovers a check or not, whatever the destination outside the
+            // zone; inside it the destination may block again.
+            let uncovers = pos
+                .attackers_with(
+                    ksq,
+                    us,
+                    occ.without(from),
+                    rot & !(1u128 << attacks::rot_index(from)),
+                    own.without(from),
+                )
+                .any();
+            let outside = targets - zone;
+            (
+                targets & zone,
+                if uncovers { outside } else { outside & direct },
+            )
+        } else {
+            let sure = targets & direct;
+            ((targets & screen) - sure, sure)
+        };
+        for to in exact | sure {
+            let m = Move::new(from, to);
+            if !sure.contains(to) && !gives_check_exact(pos, m, ksq) {
+                continue;
+            }
+            if !pos.leaves_king_attacked(m, own_king) {
+                out.push(m);
+            }
+        }
+    };
+    for sq in pos.pieces(us, Role::Rook) {
+        emit(sq, attacks::rook_attacks(sq, occ, rot) - own, rook_checks);
+    }
+    for sq in pos.pieces(us, Role::Cannon) {
+        let quiet = attacks::rook_attacks(sq, occ, rot) - occ;
+        let targets = quiet | (attacks::cannon_attacks(sq, occ, rot) & them);
+        emit(sq, targets, cannon_checks);
+    }
+    for sq in own_horses {
+        emit(sq, attacks::horse_attacks(sq, occ) - own, horse_checks);
+    }
+    for sq in pos.pieces(us, Role::Pawn) {
+        emit(sq, attacks::pawn_attacks(us, sq) - own, pawn_checks);
+    }
+    // Elephants, advisors and the general never check by themselves (a general on the enemy
+    // general's open file would be an illegal move).
+    // (Only those that may uncover a check, or may land in front of an own cannon.)
+    let quiet_ones = if screen.any() {
+        Bitboard::FULL
+    } else {
+        discover
+    };
+    for sq in pos.pieces(us, Role::Elephant) & quiet_ones {
+        emit(
+            sq,
+            attacks::elephant_attacks(sq, occ) - own,
+            Bitboard::EMPTY,
+        );
+    }
+    for sq in pos.pieces(us, Role::Advisor) & quiet_ones {
+        emit(sq, attacks::advisor_attacks(sq) - own, Bitboard::EMPTY);
+    }
+    for sq in pos.pieces(us, Role::King) & quiet_ones {
+        emit(sq, attacks::king_attacks(sq) - own, Bitboard::EMPTY);
+    }
+    debug_assert_eq!(out, checking_moves_by_play(pos), "{}", pos.fen());
+    out
+}
+
+/// Whether the pseudo-legal move `m` leaves the enemy general on `ksq` attacked, without
+/// playing it.
+#[inline]
+fn gives_check_exact(pos: &Position, m: Move, ksq: Square) -> bool {
+    let us = pos.turn();
+    let (from, to) = (m.from, m.to);
+    let occ = pos.occupied().without(from).with(to);
+    let rot = (pos.occupied_rotated() & !(1u128 << attacks::rot_index(from)))
+        | 1u128 << attacks::rot_index(to);
+    // The other pieces (the captured one, if any, is not ours).
+    let others = pos.by_color(us).without(from);
+    if pos.attackers_with(ksq, us, occ, rot, others).any() {
+        return true;
+    }
+    let Some(piece) = pos.piece_at(from) else {
+        return false;
+    };
+    match piece.role {
+        Role::Rook => attacks::rook_attacks(to, occ, rot).contains(ksq),
+        Role::Cannon => attacks::cannon_attacks(to, occ, rot).contains(ksq),
+        Role::Horse => attacks::horse_attacks(to, occ).contains(ksq),
+        Role::Pawn => attacks::pawn_attacks(us, to).contains(ksq),
+        Role::King => {
+            attacks::king_attacks(to).contains(ksq)
+                || (to.file() == ksq.file() && attacks::rook_attacks(to, occ, rot).contains(ksq))
+        }
+        Role::Advisor | Role::Elephant => false,
+    }
+}
+
+/// [`checking_moves`] by playing every candidate (for positions where the enemy general
+/// already stands attacked).
+fn checking_moves_by_play(pos: &Position) -> MoveList {
+    let us = pos.turn();
+    let ksq = pos.king(!us);
+    let own_king = pos.king(us);
+    let mut out = MoveList::new();
     let mut q = *pos;
     pos.for_each_pseudo_legal(|from, targets| {
         for to in targets {
@@ -232,38 +485,145 @@ impl Hasher for ZobristHasher {
     }
 }
 
-/// Results of mate searches by position (key includes the side to move): the shortest mate
-/// found and the deepest search that found none. Facts about a position alone, so the table can
-/// be kept across the moves of a line.
+/// What the mate searches know about a position (key includes the side to move): the shortest
+/// mate found, the deepest search that found none, and, once generated, its checking moves and
+/// its (ordered) replies to a check, kept in the table's move arena. Facts about a position
+/// alone, so the table can be kept across the moves of a line; iterative deepening visits the
+/// same positions again and finds their moves here.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    mate: u8,
+    none: u8,
+    checks: Span,
+    replies: Span,
+    /// Whether the side to move has a legal move: 0 unknown, 1 no, 2 yes.
+    has_move: u8,
+}
+
+/// A list in the move arena: start and length; `len == ABSENT` when not generated yet.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: u32,
+    len: u8,
+}
+
+const ABSENT: u8 = u8::MAX;
+const NO_SPAN: Span = Span {
+    start: 0,
+    len: ABSENT,
+};
+const EMPTY_ENTRY: Entry = Entry {
+    mate: u8::MAX,
+    none: 0,
+    checks: NO_SPAN,
+    replies: NO_SPAN,
+    has_move: 0,
+};
+
 #[derive(Default, Debug)]
 pub struct MateTable {
-    map: HashMap<u64, (u8, u8), BuildHasherDefault<ZobristHasher>>,
+    map: HashMap<u64, Entry, BuildHasherDefault<ZobristHasher>>,
+    arena: Vec<Move>,
 }
 
 impl MateTable {
-    /// Entries are dropped when the table grows past this size.
+    /// Everything is dropped when the table grows past this many positions or arena moves.
     const MAX: usize = 1 << 20;
 
     fn get(&self, key: u64) -> (u8, u8) {
-        self.map.get(&key).copied().unwrap_or((u8::MAX, 0))
+        self.map
+            .get(&key)
+            .map_or((u8::MAX, 0), |e| (e.mate, e.none))
+    }
+
+    fn make_room(&mut self, moves: usize) {
+        if self.map.len() >= Self::MAX || self.arena.len() + moves > Self::MAX {
+            self.map.clear();
+            self.arena.clear();
+        }
     }
 
     fn put(&mut self, key: u64, mate: Option<u8>, none_within: Option<u8>) {
-        if self.map.len() >= Self::MAX {
-            self.map.clear();
-        }
-        let e = self.map.entry(key).or_insert((u8::MAX, 0));
+        self.make_room(0);
+        let e = self.map.entry(key).or_insert(EMPTY_ENTRY);
         if let Some(d) = mate {
-            e.0 = e.0.min(d);
+            e.mate = e.mate.min(d);
         }
         if let Some(d) = none_within {
-            e.1 = e.1.max(d);
+            e.none = e.none.max(d);
         }
+    }
+
+    fn list(&self, span: Span) -> Option<MoveList> {
+        if span.len == ABSENT {
+            return None;
+        }
+        let start = span.start as usize;
+        let mut out = MoveList::new();
+        out.try_extend_from_slice(&self.arena[start..start + span.len as usize])
+            .expect("at most 128 moves");
+        Some(out)
+    }
+
+    fn store(&mut self, list: &MoveList) -> Span {
+        let start = self.arena.len() as u32;
+        self.arena.extend_from_slice(list);
+        Span {
+            start,
+            len: list.len() as u8,
+        }
+    }
+
+    /// [`checking_moves`] of `pos`, generated once.
+    pub fn checking_moves(&mut self, pos: &Position) -> MoveList {
+        let key = pos.key();
+        if let Some(l) = self.map.get(&key).and_then(|e| self.list(e.checks)) {
+            debug_assert_eq!(l, checking_moves(pos));
+            return l;
+        }
+        let l = checking_moves(pos);
+        self.make_room(l.len());
+        let span = self.store(&l);
+        self.map.entry(key).or_insert(EMPTY_ENTRY).checks = span;
+        l
+    }
+
+    /// Whether the opponent has a legal move after `m` ([`has_legal_reply`]), from the stored
+    /// replies when they are known.
+    fn has_reply_after(&mut self, pos: &Position, m: Move) -> bool {
+        let key = pos.key_after(m);
+        match self.map.get(&key) {
+            Some(e) if e.replies.len != ABSENT => return e.replies.len > 0,
+            Some(e) if e.has_move != 0 => return e.has_move == 2,
+            _ => {}
+        }
+        let has = has_legal_reply(&pos.after(m));
+        self.make_room(0);
+        self.map.entry(key).or_insert(EMPTY_ENTRY).has_move = if has { 2 } else { 1 };
+        has
+    }
+
+    /// [`legal_replies`] of `pos` (exactly [`Position::legal_moves`]), generated once.
+    pub fn legal_replies(&mut self, pos: &Position) -> MoveList {
+        let key = pos.key();
+        if let Some(l) = self.map.get(&key).and_then(|e| self.list(e.replies)) {
+            debug_assert_eq!(l, pos.legal_moves());
+            return l;
+        }
+        let l = legal_replies(pos);
+        debug_assert_eq!(l, pos.legal_moves());
+        self.make_room(l.len());
+        let span = self.store(&l);
+        self.map.entry(key).or_insert(EMPTY_ENTRY).replies = span;
+        l
     }
 }
 
+/// Depths searched one by one before the search jumps to its cap.
+const SHALLOW: u8 = 2;
+
 /// Whether the side to move can force mate within `cap` of its own moves, every one a check.
-/// Iterative deepening, so short mates are found cheaply.
+/// Iterative deepening over the first depths, so short mates are found cheaply.
 pub fn mate_by_checks(pos: &Position, cap: u32, budget: &mut Budget) -> Result<bool, Exhausted> {
     let mut table = MateTable::default();
     mate_by_checks_with(pos, cap, budget, &mut table)
@@ -284,86 +644,176 @@ pub fn mate_by_checks_with(
     if none >= cap {
         return Ok(false);
     }
-    let checks = checking_moves(pos);
+    let checks = table.checking_moves(pos);
     if checks.is_empty() {
         table.put(pos.key(), None, Some(u8::MAX));
         return Ok(false);
     }
-    for depth in (none + 1)..=cap {
-        if mate_in(pos, &checks, depth, budget, table)? {
+    // Deepening 1, 2, then the cap: mates in one or two are found cheaply; deeper iterations
+    // one by one would search the same long lines of checks again and again.
+    let mut depth = none;
+    while depth < cap {
+        depth = if depth >= SHALLOW { cap } else { depth + 1 };
+        let (mate, complete) = mate_in(pos, &checks, depth, budget, table)?;
+        if mate {
             return Ok(true);
+        }
+        if complete {
+            // No line reached the depth limit: deeper searches would find no mate either.
+            break;
         }
     }
     Ok(false)
 }
 
+/// Whether the side to move mates by checks within `depth` of its moves (`checks` are its
+/// checking moves), and, when it does not, whether that is *complete*: every check has a reply
+/// after which there is no mate at any depth (so deeper searches need not be tried). The table
+/// records complete answers as "no mate within `u8::MAX`".
 fn mate_in(
     pos: &Position,
     checks: &MoveList,
     depth: u8,
     budget: &mut Budget,
     table: &mut MateTable,
-) -> Result<bool, Exhausted> {
+) -> Result<(bool, bool), Exhausted> {
     let key = pos.key();
     let (mate, none) = table.get(key);
     if mate <= depth {
-        return Ok(true);
+        return Ok((true, true));
     }
     if none >= depth {
-        return Ok(false);
+        return Ok((false, none == u8::MAX));
     }
-    // Mate in one first: it needs no replies searched. (The positions are kept for the deeper
-    // search below.)
-    let mut afters: arrayvec::ArrayVec<Position, 128> = arrayvec::ArrayVec::new();
+    // Mate in one first: it needs no replies searched (only whether there is one, known from
+    // the table when the replies were listed before).
     for &m in checks {
         budget.tick()?;
-        let after = pos.after(m);
-        afters.push(after);
-        let reply = has_legal_reply(&after);
-        debug_assert_eq!(reply, after.has_legal_move());
+        let reply = table.has_reply_after(pos, m);
+        debug_assert_eq!(reply, pos.after(m).has_legal_move());
         if !reply {
             table.put(key, Some(1), None);
-            return Ok(true);
+            return Ok((true, true));
         }
     }
+    // At depth one every check has a reply, and deeper searches might still mate.
+    let mut complete = false;
     if depth > 1 {
-        for q in &afters {
-            let mut replies = legal_replies(q);
-            debug_assert_eq!(replies, q.legal_moves());
+        complete = true;
+        for &m in checks {
+            let q = &pos.after(m);
+            let mut replies = table.legal_replies(q);
             // Likely escapes first: captures (of the checker), then general moves.
             let ksq = q.king(q.turn());
             replies.sort_by_key(|r| (q.piece_at(r.to).is_none(), r.from != ksq));
             let mut all = true;
             for r in replies {
                 budget.tick()?;
-                let s = q.after(r);
-                let (smate, snone) = table.get(s.key());
+                let (smate, snone) = table.get(q.key_after(r));
                 if smate < depth {
                     continue;
                 }
                 if snone >= depth - 1 {
                     all = false;
+                    complete &= snone == u8::MAX;
                     break;
                 }
-                let next = checking_moves(&s);
+                let s = q.after(r);
+                let next = table.checking_moves(&s);
                 if next.is_empty() {
                     table.put(s.key(), None, Some(u8::MAX));
                     all = false;
                     break;
                 }
-                if !mate_in(&s, &next, depth - 1, budget, table)? {
+                let (smate, scomplete) = mate_in(&s, &next, depth - 1, budget, table)?;
+                if !smate {
                     all = false;
+                    complete &= scomplete;
                     break;
                 }
             }
             if all {
                 table.put(key, Some(depth), None);
-                return Ok(true);
+                return Ok((true, true));
             }
         }
     }
-    table.put(key, None, Some(depth));
+    table.put(key, None, Some(if complete { u8::MAX } else { depth }));
+    Ok((false, complete))
+}
+
+/// Whether the side to move can force mate within `cap` of its own moves, every one a check,
+/// without capturing the enemy piece on `spare` while it stays there (once it moves away, the
+/// restriction lapses). Serves the exchange reading of the mate threat: a mate that needs the
+/// capture of an exchange partner where it stands is the exchange's consequence. Iterative
+/// deepening, with its own table (the answers depend on the spared square).
+pub fn mate_by_checks_sparing(
+    pos: &Position,
+    cap: u32,
+    spare: Square,
+    budget: &mut Budget,
+) -> Result<bool, Exhausted> {
+    let mut table = SpareTable::default();
+    for depth in 1..=cap.min(60) as u8 {
+        if mate_sparing(pos, depth, Some(spare), budget, &mut table)? {
+            return Ok(true);
+        }
+    }
     Ok(false)
+}
+
+type SpareTable = HashMap<(u64, u8), (u8, u8), BuildHasherDefault<ZobristHasher>>;
+
+fn mate_sparing(
+    pos: &Position,
+    depth: u8,
+    spare: Option<Square>,
+    budget: &mut Budget,
+    table: &mut SpareTable,
+) -> Result<bool, Exhausted> {
+    let key = (pos.key(), spare.map_or(u8::MAX, |s| s as u8));
+    let (mate, none) = table.get(&key).copied().unwrap_or((u8::MAX, 0));
+    if mate <= depth {
+        return Ok(true);
+    }
+    if none >= depth {
+        return Ok(false);
+    }
+    let mut found = false;
+    for c in checking_moves(pos) {
+        if Some(c.to) == spare {
+            continue;
+        }
+        budget.tick()?;
+        let a = pos.after(c);
+        if !has_legal_reply(&a) {
+            found = true;
+            break;
+        }
+        if depth == 1 {
+            continue;
+        }
+        let mut all = true;
+        for r in legal_replies(&a) {
+            budget.tick()?;
+            let next = if Some(r.from) == spare { None } else { spare };
+            if !mate_sparing(&a.after(r), depth - 1, next, budget, table)? {
+                all = false;
+                break;
+            }
+        }
+        if all {
+            found = true;
+            break;
+        }
+    }
+    let e = table.entry(key).or_insert((u8::MAX, 0));
+    if found {
+        e.0 = e.0.min(depth);
+    } else {
+        e.1 = e.1.max(depth);
+    }
+    Ok(found)
 }
 
 #[cfg(test)]
@@ -394,6 +844,53 @@ mod tests {
             brute.sort_by_key(|m| (m.from as u8, m.to as u8));
             assert_eq!(fast, brute, "{fen}");
         }
+    }
+
+    /// Every position of the real games (and the same placement with the other side to move):
+    /// the generated checking moves are exactly those found by playing every move.
+    #[test]
+    fn checking_moves_match_playing_on_real_games() {
+        let mut n = 0;
+        for l in include_str!("../../tests/data/rules/games.jsonl").lines() {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let mut p = pos(v["fen"].as_str().unwrap());
+            for m in v["moves"].as_str().unwrap().split_whitespace() {
+                for q in [p, p.null_move()] {
+                    assert_eq!(
+                        checking_moves(&q),
+                        checking_moves_by_play(&q),
+                        "{}",
+                        q.fen()
+                    );
+                    n += 1;
+                }
+                p.play_unchecked(Move::parse_iccs(m).unwrap());
+            }
+        }
+        assert!(n > 20_000);
+    }
+
+    /// Every check of every position of the real games (both sides to move): the replies to it
+    /// are exactly the legal moves, in the same order.
+    #[test]
+    fn replies_to_checks_match_legal_moves_on_real_games() {
+        let mut n = 0;
+        for l in include_str!("../../tests/data/rules/games.jsonl").lines() {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let mut p = pos(v["fen"].as_str().unwrap());
+            for m in v["moves"].as_str().unwrap().split_whitespace() {
+                for q in [p, p.null_move()] {
+                    for c in checking_moves(&q) {
+                        let r = q.after(c);
+                        assert_eq!(legal_replies(&r), r.legal_moves(), "{}", r.fen());
+                        assert_eq!(has_legal_reply(&r), r.has_legal_move(), "{}", r.fen());
+                        n += 1;
+                    }
+                }
+                p.play_unchecked(Move::parse_iccs(m).unwrap());
+            }
+        }
+        assert!(n > 10_000, "{n}");
     }
 
     #[test]
