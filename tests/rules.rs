@@ -82,7 +82,6 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     // rook's threat on the horse c1 already stands in the diagram's position (从捉到捉).
     "图3",
     "图4",
-    "图11",
     // 图17: Rxc7+ Kd8 Rc8+ Kd7 Rb7 is a mate in three after the book's "chase" (a mate threat
     // outranks a chase, RULES.md §2); discounted as the capture of an exchange partner the
     // move is an exchange offer, so the book's chase is not reached either way.
@@ -96,8 +95,6 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     "图21",
     "图22",
     "图25",
-    "图26",
-    "图28",
     // 图29: natures as the book; the transcribed moves never repeat a position (no cycle).
     "图29",
     "图30",
@@ -440,6 +437,53 @@ fn a_counter_win_the_opponent_already_had_does_not_make_a_capture_unsafe() {
     let n = cxa("5k3/4a4/9/P8/5r3/9/2p4R1/9/4A4/4K4 b", "f5f6");
     assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
     assert_eq!(target_squares(&n), ["a6"]);
+}
+
+#[test]
+fn pinning_the_only_protector_is_a_joint_chase() {
+    // The cannon comes to b9 and pins the elephant on c9 (advisor d9 as screen, general e9):
+    // the elephant can no longer take back on e7, so rook and cannon win it together.
+    let n = cxa("2bak4/4a4/4b4/9/1C2R4/9/9/9/9/4K4 w", "b5b9");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["e7"]);
+    assert!(n.targets[0].joint, "{n:?}");
+    assert!(n.targets[0].by.iter().any(|s| s.to_string() == "b9"));
+    // Without the pin the elephant is protected: idle.
+    let n = cxa("2bak4/4a4/4b4/9/1C2R4/9/9/9/9/4K4 w", "b5b6");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+#[test]
+fn a_piece_shielding_the_capturer_from_a_pin_does_not_take_part() {
+    // The horse comes to e1: the black cannon on e9 (screen e8) now faces three pieces, so the
+    // rook on e3 may leave the file, and horse and rook each attack the cannon on d3. Each one
+    // only shields the other from the pin: the chase is by one piece, not joint.
+    let n = cxa("4ck3/4a4/9/9/9/9/3cR4/6N2/9/4K4 w", "g2e1");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    let d3 = n
+        .targets
+        .iter()
+        .find(|t| t.square.to_string() == "d3")
+        .expect("d3 chased");
+    assert!(!d3.joint, "{n:?}");
+}
+
+#[test]
+fn a_pawn_helped_only_by_a_pin_still_attacks_by_itself() {
+    // The black cannon comes to e5 and pins the red advisor on e1 (elephant e2 as screen): the
+    // pawn on f3 could now take the advisor on f2 for nothing, but the pawn is the only piece
+    // attacking f2: a pawn attacking by itself is idle (CXA).
+    let n = cxa("3k5/9/9/9/c8/9/5p3/4BA3/4A4/4K4 b", "a5e5");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+#[test]
+fn a_cannon_attacking_over_its_own_screen_chases_alone() {
+    // The cannon attacks the unprotected horse over its own pawn: one piece chases.
+    let n = cxa("4k4/9/9/9/2P1n4/9/C8/9/9/3K5 w", "a3a5");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["e5"]);
+    assert!(!n.targets[0].joint, "{n:?}");
 }
 
 // ---- repetition ----

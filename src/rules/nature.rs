@@ -930,7 +930,7 @@ impl<'p> Analyzer<'p> {
         let mut setup = q.to_setup();
         setup.board[sq as usize] = None;
         let p = Position::from_setup_unchecked(&setup);
-        for m in Self::captures_to(&p, t.square) {
+        for m in Self::captures_shielded(&p, q, t.square) {
             // With the general/pawn-alone rule, their captures alone are no chase.
             if self.profile.king_pawn_alone_idle
                 && matches!(
@@ -949,6 +949,84 @@ impl<'p> Analyzer<'p> {
             }
         }
         Ok(false)
+    }
+
+    /// Captures onto `s` in `p` (the position `q` with one of the mover's pieces taken away) that
+    /// the piece can make by its movement in `p` and that are legal in `q`. A piece whose only
+    /// part is to shield the capturer's own general (taking it away would pin the capturer)
+    /// does not take part in the threat: the capture is really open in `q` (图28: the black
+    /// elephant on e7 stands between the red cannon and the general; the horse alone chases
+    /// the rook, 长捉车).
+    fn captures_shielded(p: &Position, q: &Position, s: Square) -> Captures {
+        let mut out = Self::captures_to(p, s);
+        if p.piece_at(s).is_none_or(|x| x.color == p.turn()) {
+            return out;
+        }
+        let movable = Self::pseudo_capturers(p, s, p.turn());
+        for m in Self::captures_to(q, s) {
+            if movable.contains(m.from) && !out.contains(&m) && !out.is_full() {
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    /// The chaser's pieces that pin a protector of the piece on `s` against its general: taking
+    /// the protector away would let them attack the enemy general. Such a pin takes part in the
+    /// threat (RULES.md §2: pinning a protector so that a piece becomes unprotected is a chase;
+    /// 图11: the red cannon on a9 pins the elephant on c9 that protects e7, so rook and cannon
+    /// chase e7 together).
+    fn pinners_of_protectors(q: &Position, s: Square) -> Bitboard {
+        let us = q.turn();
+        let them = !us;
+        let king = q.king(them);
+        let mut out = Bitboard::EMPTY;
+        for p in Self::pseudo_capturers(q, s, them) - q.pieces(them, Role::King) {
+            let mut setup = q.to_setup();
+            setup.board[p as usize] = None;
+            let without = Position::from_setup_unchecked(&setup);
+            out |= without.attackers(king, us);
+        }
+        out - q.attackers(king, us) - q.pieces(us, Role::King)
+    }
+
+    /// The chaser's pieces that attack the square of a direct threat: the capturer, the pieces
+    /// that can move there, and those behind the capturer (x-ray).
+    fn attack_bearing(q: &Position, t: &Threat) -> Bitboard {
+        let us = q.turn();
+        let capturer = t.first.from;
+        let mut setup = q.to_setup();
+        setup.board[capturer as usize] = None;
+        let without = Position::from_setup_unchecked(&setup);
+        Self::pseudo_capturers(q, t.square, us)
+            | Self::pseudo_capturers(&without, t.square, us)
+            | Bitboard::from_square(capturer)
+    }
+
+    /// The general or a pawn attacking by itself (CXA: idle): among the participants, only one
+    /// piece attacks the square, and it is the general or a pawn. A piece that only pins a
+    /// protector helps, but does not attack with it (参考图11: the black cannon returning to e4
+    /// pins the red advisor on e1, and the pawn on f3 then takes the advisor on f2 for nothing:
+    /// still a pawn attacking by itself, idle; with the cannon on f4 behind the pawn, the cannon
+    /// itself bears on f2: a joint chase).
+    fn king_or_pawn_alone(q: &Position, t: &Threat, parts: &[Square]) -> bool {
+        let attacking = if t.how == WinHow::Checks {
+            Bitboard::EMPTY
+        } else {
+            Self::attack_bearing(q, t)
+        };
+        let mut attackers = parts.iter().filter(|s| attacking.contains(**s));
+        let lone = match (attackers.next(), attackers.next()) {
+            (Some(&a), None) => Some(a),
+            (None, None) if parts.len() == 1 => Some(parts[0]),
+            _ => None,
+        };
+        lone.is_some_and(|a| {
+            matches!(
+                q.piece_at(a).map(|p| p.role),
+                Some(Role::King) | Some(Role::Pawn)
+            )
+        })
     }
 
     /// When a protector of the target can recapture only to be mated (a false root, 假根,
@@ -1003,22 +1081,12 @@ impl<'p> Analyzer<'p> {
             return Ok(parts);
         }
         let us = q.turn();
-        let occ = q.occupied();
-        let rot = q.occupied_rotated();
-        // Pieces bearing on the square: directly, behind the capturer (x-ray), or as the screen
-        // of a cannon bearing on it.
-        let mut setup = q.to_setup();
-        setup.board[capturer as usize] = None;
-        let without = Position::from_setup_unchecked(&setup);
-        let mut bearing = Self::pseudo_capturers(q, t.square, us)
-            | Self::pseudo_capturers(&without, t.square, us)
-            | Bitboard::from_square(capturer);
-        for c in bearing & q.pieces(us, Role::Cannon) {
-            let screen = attacks::rook_attacks(c, occ, rot)
-                & attacks::rook_attacks(t.square, occ, rot)
-                & q.by_color(us);
-            bearing |= screen;
-        }
+        // Pieces bearing on the square: directly or behind the capturer (x-ray), and pieces
+        // pinning a protector. A cannon's screen is not taken apart from its cannon: a cannon
+        // attacks over a screen by its nature, so the cannon chases alone (图26: the black
+        // cannon on h7 attacks the rook on d7 over its own elephant: 长捉车, one piece).
+        let mut bearing = Self::attack_bearing(q, t);
+        bearing |= Self::pinners_of_protectors(q, t.square);
         bearing = bearing - q.pieces(us, Role::King);
         // Necessary pieces: take one away and the threat is gone.
         let mut parts: Vec<Square> = Vec::new();
@@ -1200,7 +1268,7 @@ impl<'p> Analyzer<'p> {
             if old_rel && !new_attacker {
                 // The threat as such existed. It is new only if it could not really be carried
                 // out before (the capture lost something elsewhere) and the moved piece takes part.
-                if old_abs {
+                if old_abs && !self.newly_bears(before, &q1, m, t.square, old_capturers) {
                     continue;
                 }
                 let p = self.participants(&q1, t)?;
@@ -1229,11 +1297,8 @@ impl<'p> Analyzer<'p> {
                 Some(p) => p,
                 None => self.participants(&q1, t)?,
             };
-            if self.profile.king_pawn_alone_idle && parts.len() == 1 {
-                let role = q1.piece_at(parts[0]).map(|p| p.role);
-                if matches!(role, Some(Role::King) | Some(Role::Pawn)) {
-                    continue;
-                }
+            if self.profile.king_pawn_alone_idle && Self::king_or_pawn_alone(&q1, t, &parts) {
+                continue;
             }
             targets.push(ChaseTarget {
                 square: t.square,
@@ -1244,6 +1309,41 @@ impl<'p> Analyzer<'p> {
             });
         }
         Ok(targets)
+    }
+
+    /// Whether the moved piece newly bears on `s` (it can move there, or it is the screen of a
+    /// cannon that can, and did neither before the move). With `new_attacker_is_new`, a piece
+    /// that joins the attack on a piece already threatened, and is needed for the new threat
+    /// (the caller checks that it is a participant), makes the threat new: the threat now
+    /// rests on a new combination of pieces (图26: the rook comes back to d4 and, with the
+    /// horse on d2, wins the cannon on e4 that only the horse on g3 protects; before, only a
+    /// series of checks could win it).
+    fn newly_bears(
+        &self,
+        before: &Position,
+        q1: &Position,
+        m: Move,
+        s: Square,
+        old_capturers: Bitboard,
+    ) -> bool {
+        if !self.profile.new_attacker_is_new || old_capturers.contains(m.to) {
+            return false;
+        }
+        let us = q1.turn();
+        let bears = |pos: &Position, sq: Square| {
+            if Self::pseudo_capturers(pos, s, us).contains(sq) {
+                return true;
+            }
+            let occ = pos.occupied();
+            let rot = pos.occupied_rotated();
+            let cannons = attacks::cannon_attacks(s, occ, rot) & pos.pieces(us, Role::Cannon);
+            let lines = attacks::rook_attacks(s, occ, rot);
+            cannons
+                .filter(|&c| (attacks::rook_attacks(c, occ, rot) & lines).contains(sq))
+                .count()
+                > 0
+        };
+        bears(q1, m.to) && !bears(before, m.from)
     }
 
     /// Whether the move sets two equal pieces against each other without moving either (兑 by
