@@ -319,36 +319,22 @@ impl<'p> Analyzer<'p> {
 
     fn mat(&self, piece: Piece) -> Mat {
         let v = &self.profile.values;
-        match piece.role {
-            Role::Pawn => Mat {
-                pieces: 0,
-                pawns: 1,
-            },
-            Role::Rook => Mat {
-                pieces: v.rook,
-                pawns: 0,
-            },
-            Role::Horse => Mat {
-                pieces: v.horse,
-                pawns: 0,
-            },
-            Role::Cannon => Mat {
-                pieces: v.cannon,
-                pawns: 0,
-            },
-            Role::Advisor => Mat {
-                pieces: v.advisor,
-                pawns: 0,
-            },
-            Role::Elephant => Mat {
-                pieces: v.elephant,
-                pawns: 0,
-            },
-            Role::King => Mat {
-                pieces: 10_000,
-                pawns: 0,
-            },
-        }
+        let pieces = match piece.role {
+            // A pawn floats: counted apart from the pieces (RULES.md §1).
+            Role::Pawn => {
+                return Mat {
+                    pieces: 0,
+                    pawns: 1,
+                };
+            }
+            Role::Rook => v.rook,
+            Role::Horse => v.horse,
+            Role::Cannon => v.cannon,
+            Role::Advisor => v.advisor,
+            Role::Elephant => v.elephant,
+            Role::King => 10_000,
+        };
+        Mat { pieces, pawns: 0 }
     }
 
     fn scalar(&self, m: Mat) -> i32 {
@@ -1474,19 +1460,10 @@ fn made_by_move(m: Move, t: &ChaseTarget) -> bool {
         if line.contains(m.from) || line.contains(m.to) {
             return true;
         }
-        // A horse's leg: the square next to the horse towards the target.
-        let (df, dr) = (
-            t.square.file().index() as i32 - b.file().index() as i32,
-            t.square.rank().index() as i32 - b.rank().index() as i32,
-        );
-        let leg = if df.abs() == 2 && dr.abs() == 1 {
-            b.offset(df / 2, 0)
-        } else if dr.abs() == 2 && df.abs() == 1 {
-            b.offset(0, dr / 2)
-        } else {
-            None
-        };
-        leg == Some(m.from)
+        // A horse's leg towards the target.
+        attacks::horse_moves(b)
+            .iter()
+            .any(|d| d.targets.contains(t.square) && d.block == m.from)
     })
 }
 
