@@ -478,3 +478,17 @@ fn multi_line_tag_values_stay_one_pgn_tag() {
         assert_eq!(event.1, "Open [Black \"x\"] round 2");
     }
 }
+
+/// A run of eight or more non-ASCII characters glued into one word of an ICCS game is an error
+/// naming the text, not a panic on a byte that is not a character boundary (found by the
+/// `records` fuzz target).
+#[test]
+fn non_ascii_words_in_an_iccs_game_are_errors() {
+    for body in ["1. h2e2 h9g7 2. é炮二平五马８进７炮", "1. h2e2 炮二平五马８进７炮"] {
+        let text = format!("[Format \"ICCS\"]\n\n{body}\n");
+        let games = pgn::read_str(&text, "iccs");
+        assert_eq!(games.len(), 1);
+        let e = games[0].error.as_ref().expect("an error");
+        assert!(e.to_string().contains('炮') || e.to_string().contains('é'), "{e}");
+    }
+}

@@ -905,10 +905,12 @@ fn split_len(w: &str, notation: Notation) -> usize {
     let nth = |k: usize| w.char_indices().nth(k).map_or(w.len(), |(i, _)| i);
     match notation {
         Notation::Iccs => {
+            // Counted in characters: a run of non-ASCII text in an ICCS game must split on
+            // character boundaries (and then fail to parse as a move, with its text).
             if w.as_bytes().get(2) == Some(&b'-') {
-                5
+                nth(5)
             } else {
-                4
+                nth(4)
             }
         }
         Notation::Wxf => nth(4),
