@@ -101,7 +101,6 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     "参考图13",
     "参考图15",
     "参考图35",
-    "参考图39",
     "参考图41",
     "参考图49",
 ];
@@ -448,6 +447,27 @@ fn a_capture_costing_as_much_as_it_gains_still_chases() {
     assert_eq!(target_squares(&n), ["c7"]);
     // Protecting a rook instead, the capture would cost more than the horse: idle.
     let n = cxa("r3k4/9/2n6/9/R6R1/9/3P5/9/9/3K5 w", "h5c5");
+    assert_eq!(n.kind, NatureKind::Idle);
+}
+
+#[test]
+fn stepping_out_of_danger_to_guard_a_cannon_screen_is_a_joint_chase() {
+    // The red cannon h8 aims over its horse g8 at the unprotected black rook f8, which attacks
+    // the horse. The red rook on g6 hangs to the black horse f4, so the threat on f8 could not
+    // really be carried out. The rook steps to g7, out of danger and next to the screen: the
+    // rook could no longer parry by taking the horse, and rook, horse and cannon chase it
+    // together (参考图39).
+    let n = cxa("4k4/5rNC1/9/6R2/9/5n3/9/3A5/9/3K5 w", "g6g7");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert_eq!(target_squares(&n), ["f8"]);
+    assert!(n.targets[0].joint);
+    // A rook that merely steps out of danger, taking no part, makes the threat real but does
+    // not chase (参考图37, 参考图21).
+    let n = cxa("4k4/5rNC1/9/2R6/9/1n7/9/3A5/9/3K5 w", "c6d6");
+    assert_eq!(n.kind, NatureKind::Idle);
+    // With the rook safe on g3 the threat on f8 was already real: moving next to the screen
+    // continues it (从捉到捉).
+    let n = cxa("4k4/5rNC1/9/9/9/5n3/6R2/3A5/9/3K5 w", "g3g7");
     assert_eq!(n.kind, NatureKind::Idle);
 }
 
