@@ -475,7 +475,7 @@ impl<'p> Analyzer<'p> {
             let mut any_abs = false;
             let mut capturers = Bitboard::EMPTY;
             for m in caps {
-                if self.mutual(q, m.from, s) {
+                if self.stands_in_exchange(q, m.from, s)? {
                     continue;
                 }
                 let (mut v, mut line, recapturable) = self.capture_balance(q, m, false)?;
@@ -604,6 +604,22 @@ impl<'p> Analyzer<'p> {
             &mut self.budget,
             &mut self.mates,
         )?)
+    }
+
+    /// Whether our piece on `x` and the enemy piece on `y` stand in an exchange offer (兑) that
+    /// keeps `x` from threatening `y`: [`Self::exchange_partners`] when the profile needs the
+    /// opponent to be able to accept (`exchange_needs_acceptance`), else [`Self::mutual`].
+    fn stands_in_exchange(
+        &mut self,
+        q: &Position,
+        x: Square,
+        y: Square,
+    ) -> Result<bool, Exhausted> {
+        if self.profile.exchange_needs_acceptance {
+            self.exchange_partners(q, x, y)
+        } else {
+            Ok(self.mutual(q, x, y))
+        }
     }
 
     /// Whether the check `m` takes an enemy piece that attacks the checking piece and is worth
@@ -1096,7 +1112,36 @@ impl<'p> Analyzer<'p> {
         if (parts.is_empty() || lone_capturer) && !parts.contains(&capturer) {
             parts.insert(0, capturer);
         }
+        let capturer_value = self.scalar(self.mat(q.piece_at(capturer).expect("capturer")));
+        let target_value = self.scalar(self.mat(t.piece));
+        Self::add_backers(q, t, &mut parts, (capturer_value, target_value));
         Ok(parts)
+    }
+
+    /// An under-protected piece (少根, RULES.md §2.3) is won by an exchange: it has a real
+    /// protector, and the capturer, worth at least the target, would be taken back, so only
+    /// further attackers make the exchange win. No single piece wins it, so the chase is joint
+    /// (联合捉) even when each further attacker could be spared because another would do as
+    /// well: take them all away and the threat is gone. When the pieces found necessary one by
+    /// one are fewer than two, every piece of the chaser bearing on the square (the general
+    /// apart) takes part. The book calls a rook's attack on a horse protected once, with a
+    /// cannon behind the rook and a horse also bearing on it, an under-protected joint chase
+    /// (参考图49). A horse or cannon on a protected rook wins by its first capture and chases
+    /// alone.
+    fn add_backers(q: &Position, t: &Threat, parts: &mut Vec<Square>, values: (i32, i32)) {
+        let (capturer, target) = values;
+        if t.how != WinHow::Exchange || parts.len() >= 2 || capturer < target {
+            return;
+        }
+        let bearing = Self::attack_bearing(q, t) - q.pieces(q.turn(), Role::King);
+        if bearing.count() < 2 {
+            return;
+        }
+        for sq in bearing {
+            if !parts.contains(&sq) {
+                parts.push(sq);
+            }
+        }
     }
 
     /// The enemy pieces the side to move of `pos` could win next move (before newness, the
