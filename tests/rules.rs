@@ -101,9 +101,7 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     "参考图13",
     "参考图15",
     "参考图35",
-    "参考图39",
     "参考图41",
-    "参考图49",
 ];
 
 const AXF_KNOWN_FAILURES: &[&str] = &[];
@@ -449,6 +447,59 @@ fn a_capture_costing_as_much_as_it_gains_still_chases() {
     // Protecting a rook instead, the capture would cost more than the horse: idle.
     let n = cxa("r3k4/9/2n6/9/R6R1/9/3P5/9/9/3K5 w", "h5c5");
     assert_eq!(n.kind, NatureKind::Idle);
+}
+
+#[test]
+fn stepping_out_of_danger_to_guard_a_cannon_screen_is_a_joint_chase() {
+    // The red cannon h8 aims over its horse g8 at the unprotected black rook f8, which attacks
+    // the horse. The red rook on g6 hangs to the black horse f4, so the threat on f8 could not
+    // really be carried out. The rook steps to g7, out of danger and next to the screen: the
+    // rook could no longer parry by taking the horse, and rook, horse and cannon chase it
+    // together (参考图39).
+    let n = cxa("4k4/5rNC1/9/6R2/9/5n3/9/3A5/9/3K5 w", "g6g7");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert_eq!(target_squares(&n), ["f8"]);
+    assert!(n.targets[0].joint);
+    // A rook that merely steps out of danger, taking no part, makes the threat real but does
+    // not chase (参考图37, 参考图21).
+    let n = cxa("4k4/5rNC1/9/2R6/9/1n7/9/3A5/9/3K5 w", "c6d6");
+    assert_eq!(n.kind, NatureKind::Idle);
+    // With the rook safe on g3 the threat on f8 was already real: moving next to the screen
+    // continues it (从捉到捉).
+    let n = cxa("4k4/5rNC1/9/9/9/5n3/6R2/3A5/9/3K5 w", "g3g7");
+    assert_eq!(n.kind, NatureKind::Idle);
+}
+
+#[test]
+fn an_exchange_offer_that_cannot_be_accepted_leaves_a_chase() {
+    // The red cannon g8 and the black cannon d8 attack each other over the horse e8. With the
+    // red horse on b6, the black cannon cannot take g8: the horse would mate on d7 (the black
+    // general is hemmed in). The offer cannot be accepted, so the cannon chases d8, and the
+    // horse's move makes it so (参考图49: 长捉无根子, by the cannon alone).
+    let n = cxa("3aka3/3cn1C2/9/9/9/N8/9/9/9/3K5 w", "a4b6");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert_eq!(target_squares(&n), ["d8"]);
+    assert!(!n.targets[0].joint);
+    // The horse going elsewhere leaves an exchange the black cannon can accept: idle.
+    let n = cxa("3aka3/3cn1C2/9/9/9/N8/9/9/9/3K5 w", "a4b2");
+    assert_eq!(n.kind, NatureKind::Idle);
+    // AXF: a mutual attack of equals is an exchange offer whatever follows.
+    let n = last_nature("3aka3/3cn1C2/9/9/9/N8/9/9/9/3K5 w", "a4b6", &Profile::axf());
+    assert_eq!(n.kind, NatureKind::Idle);
+}
+
+#[test]
+fn under_protected_piece_with_spare_attackers_is_chased_jointly() {
+    // The black horse c5 is protected once (rook c9). The red rook comes to d5: rook, cannon
+    // f5 (over the rook) and horse d3 attack it, and any two of them win it. No piece wins it
+    // alone, so the chase is joint, by all three (参考图49).
+    let n = cxa("2r1k4/9/9/3R5/2n2C3/9/3N5/9/9/3K5 w", "d6d5");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert_eq!(target_squares(&n), ["c5"]);
+    assert!(n.targets[0].joint);
+    let mut by: Vec<String> = n.targets[0].by.iter().map(|s| s.to_string()).collect();
+    by.sort();
+    assert_eq!(by, ["d3", "d5", "f5"]);
 }
 
 #[test]
