@@ -710,7 +710,23 @@ impl<'p> Analyzer<'p> {
         };
         let after = self.best_capture(&r, Some(m.to));
         let gain = self.scalar(v);
-        Ok((gain - (after - base).max(0) > 0, gain - after > 0))
+        Ok((
+            Self::duty_cost_within_gain(gain, (after - base).max(0)),
+            gain - after > 0,
+        ))
+    }
+
+    /// The capturer's duties (RULES.md §2, special cases: "a chasing piece that is itself the
+    /// only protector of something, so that carrying out the capture costs more than it gains,
+    /// does not chase"): the threat stands unless what the opponent newly wins after the capture
+    /// (`cost`, the piece the capturer protected or shielded) is worth *more* than the capture
+    /// wins (`gain`). A cost equal to the gain leaves the threat: the capture is then an even
+    /// trade at worst, not a loss. 参考图27: the red cannon on c6 takes the unprotected rook on
+    /// c1 and so uncovers the rook on a6 to the black rook on f6, rook for rook; the book rules
+    /// the cannon move a chase. 图23: the black cannon on b1 taking the horse on h1 would uncover
+    /// its rook on b3 to the red rook on b0, rook for horse: idle.
+    fn duty_cost_within_gain(gain: i32, cost: i32) -> bool {
+        gain - cost >= 0
     }
 
     /// Safety (RULES.md §2.5) of a win by checks: after the check `m` and any reply, the
