@@ -89,10 +89,6 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     // 图18: the rook attacks an unprotected elephant; the book calls it idle (a return to a key
     // defensive point), which needs a quiet-move (non-check) mate search after the capture.
     "图18",
-    // 图21, 图30: the book calls a piece joining the attack on a piece that stands in an equal
-    // exchange (兑) an exchange offer; ruling every such target unchased breaks 图11, 图25,
-    // 参考图43 and four AXF cases, where the book counts the under-protected piece as chased.
-    "图21",
     // 图22: the book rules the rook's attack on the crossed pawn a chase although the rook is
     // the only protector of the horse on b6 (attacked by the black rook), so taking the pawn
     // loses the horse; 图12 needs exactly that duty (the black rook protecting its cannon cannot
@@ -101,7 +97,6 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     "图22",
     // 图29: natures as the book; the transcribed moves never repeat a position (no cycle).
     "图29",
-    "图30",
     "参考图1",
     "参考图13",
     "参考图15",
@@ -500,6 +495,39 @@ fn a_capture_costing_as_much_as_it_gains_still_chases() {
     // A horse on c1 is worth less than the rook the capture uncovers: idle.
     let n = cxa("2bakab2/9/9/R2C1r3/2p6/9/9/9/2n6/3K5 w", "d6c6");
     assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+#[test]
+fn a_piece_joining_the_attack_on_a_piece_standing_in_an_exchange_presses_the_exchange() {
+    // The horses on f5 and h6 can take each other (兑). The red rook comes back to f6: h6 is now
+    // attacked twice and protected once (rook h3), but Black can trade horse for horse on f5:
+    // the rook presses the exchange, it does not chase (CXA 图21).
+    let n = cxa("3aka3/5R3/9/7n1/5N3/9/7r1/4B4/9/4K4 w", "f8f6");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange), "{n:?}");
+    // The horse arriving on f5 makes the pair itself (the exchange was not on offer before):
+    // an exchange offer that is also a chase is a chase.
+    let n = cxa("3aka3/9/9/5R1n1/9/3N5/7r1/4B4/9/4K4 w", "d4f5");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["h6"]);
+}
+
+#[test]
+fn a_cannon_on_a_rook_standing_in_an_exchange_still_chases() {
+    // The rooks on d4 and e4 can take each other; the red cannon comes to f4 and attacks d4
+    // over the red rook: cannon for rook wins whatever the exchange (net gain beats protection).
+    let n = cxa("3aka3/9/9/4p4/9/3rR4/9/5C3/9/5K3 w", "f2f4");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["d4"]);
+}
+
+#[test]
+fn protecting_a_piece_that_stands_in_an_exchange_is_an_exchange_offer() {
+    // The horses on f5 and h6 can take each other; the red rook comes to f8 and protects f5:
+    // the horse exchange now stands even (CXA 图30, the cannon to b6).
+    let n = cxa("3aka3/R8/9/7n1/5N3/9/7r1/4B4/9/4K4 w", "a8f8");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange), "{n:?}");
 }
 
 // ---- repetition ----
