@@ -89,14 +89,14 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     // 图18: the rook attacks an unprotected elephant; the book calls it idle (a return to a key
     // defensive point), which needs a quiet-move (non-check) mate search after the capture.
     "图18",
-    // 图21, 图30: the book calls a piece joining the attack on a piece that stands in an equal
-    // exchange (兑) an exchange offer; ruling every such target unchased breaks 图11, 图25,
-    // 参考图43 and four AXF cases, where the book counts the under-protected piece as chased.
-    "图21",
+    // 图22: the book rules the rook's attack on the crossed pawn a chase although the rook is
+    // the only protector of the horse on b6 (attacked by the black rook), so taking the pawn
+    // loses the horse; 图12 needs exactly that duty (the black rook protecting its cannon cannot
+    // take the g9 pawn until the cannon steps away, which is the book's chase), so the duty
+    // clause stands and 图22 is left as a book ruling the material reading does not reach.
     "图22",
     // 图29: natures as the book; the transcribed moves never repeat a position (no cycle).
     "图29",
-    "图30",
     "参考图1",
     "参考图13",
     "参考图15",
@@ -491,15 +491,21 @@ fn an_exchange_offer_that_cannot_be_accepted_leaves_a_chase() {
 #[test]
 fn under_protected_piece_with_spare_attackers_is_chased_jointly() {
     // The black horse c5 is protected once (rook c9). The red rook comes to d5: rook, cannon
-    // f5 (over the rook) and horse d3 attack it, and any two of them win it. No piece wins it
-    // alone, so the chase is joint, by all three (参考图49).
-    let n = cxa("2r1k4/9/9/3R5/2n2C3/9/3N5/9/9/3K5 w", "d6d5");
+    // f5 (over the rook) and horse e4 attack it, and any two of them win it. No piece wins it
+    // alone, so the chase is joint, by all three (参考图49). (The rook also blocks the black
+    // horse's leg toward e4, so the horses do not stand in an exchange.)
+    let n = cxa("2r1k4/9/9/3R5/2n2C3/4N4/9/9/9/3K5 w", "d6d5");
     assert_eq!(n.kind, NatureKind::Chase);
     assert_eq!(target_squares(&n), ["c5"]);
     assert!(n.targets[0].joint);
     let mut by: Vec<String> = n.targets[0].by.iter().map(|s| s.to_string()).collect();
     by.sort();
-    assert_eq!(by, ["d3", "d5", "f5"]);
+    assert_eq!(by, ["d5", "e4", "f5"]);
+    // With the horse on d3 instead, horse and horse can take each other (兑) and the rook only
+    // presses that exchange (图21's reading): idle, exchange.
+    let n = cxa("2r1k4/9/9/3R5/2n2C3/9/3N5/9/9/3K5 w", "d6d5");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange), "{n:?}");
 }
 
 #[test]
@@ -547,6 +553,52 @@ fn a_cannon_attacking_over_its_own_screen_chases_alone() {
     assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
     assert_eq!(target_squares(&n), ["e5"]);
     assert!(!n.targets[0].joint, "{n:?}");
+}
+
+#[test]
+fn a_capture_uncovering_a_piece_worth_the_gain_still_chases() {
+    // The red cannon comes to c6 and attacks the unprotected rook on c1 over the pawn on c5;
+    // taking it would uncover the rook on a6 to the black rook on f6: rook for rook, no loss,
+    // so the capturer's duty does not cancel the chase (RULES.md §2: "costs more than it gains").
+    let n = cxa("2bakab2/9/9/R2C1r3/2p6/9/9/9/2r6/3K5 w", "d6c6");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["c1"]);
+    // A horse on c1 is worth less than the rook the capture uncovers: idle.
+    let n = cxa("2bakab2/9/9/R2C1r3/2p6/9/9/9/2n6/3K5 w", "d6c6");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+#[test]
+fn a_piece_joining_the_attack_on_a_piece_standing_in_an_exchange_presses_the_exchange() {
+    // The horses on f5 and h6 can take each other (兑). The red rook comes back to f6: h6 is now
+    // attacked twice and protected once (rook h3), but Black can trade horse for horse on f5:
+    // the rook presses the exchange, it does not chase (CXA 图21).
+    let n = cxa("3aka3/5R3/9/7n1/5N3/9/7r1/4B4/9/4K4 w", "f8f6");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange), "{n:?}");
+    // The horse arriving on f5 makes the pair itself (the exchange was not on offer before):
+    // an exchange offer that is also a chase is a chase.
+    let n = cxa("3aka3/9/9/5R1n1/9/3N5/7r1/4B4/9/4K4 w", "d4f5");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["h6"]);
+}
+
+#[test]
+fn a_cannon_on_a_rook_standing_in_an_exchange_still_chases() {
+    // The rooks on d4 and e4 can take each other; the red cannon comes to f4 and attacks d4
+    // over the red rook: cannon for rook wins whatever the exchange (net gain beats protection).
+    let n = cxa("3aka3/9/9/4p4/9/3rR4/9/5C3/9/5K3 w", "f2f4");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["d4"]);
+}
+
+#[test]
+fn protecting_a_piece_that_stands_in_an_exchange_is_an_exchange_offer() {
+    // The horses on f5 and h6 can take each other; the red rook comes to f8 and protects f5:
+    // the horse exchange now stands even (CXA 图30, the cannon to b6).
+    let n = cxa("3aka3/R8/9/7n1/5N3/9/7r1/4B4/9/4K4 w", "a8f8");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange), "{n:?}");
 }
 
 // ---- repetition ----

@@ -734,7 +734,23 @@ impl<'p> Analyzer<'p> {
         };
         let after = self.best_capture(&r, Some(m.to));
         let gain = self.scalar(v);
-        Ok((gain - (after - base).max(0) >= 0, gain - after > 0))
+        Ok((
+            Self::duty_cost_within_gain(gain, (after - base).max(0)),
+            gain - after > 0,
+        ))
+    }
+
+    /// The capturer's duties (RULES.md §2, special cases: "a chasing piece that is itself the
+    /// only protector of something, so that carrying out the capture costs more than it gains,
+    /// does not chase"): the threat stands unless what the opponent newly wins after the capture
+    /// (`cost`, the piece the capturer protected or shielded) is worth *more* than the capture
+    /// wins (`gain`). A cost equal to the gain leaves the threat: the capture is then an even
+    /// trade at worst, not a loss. 参考图27: the red cannon on c6 takes the unprotected rook on
+    /// c1 and so uncovers the rook on a6 to the black rook on f6, rook for rook; the book rules
+    /// the cannon move a chase. 图23: the black cannon on b1 taking the horse on h1 would uncover
+    /// its rook on b3 to the red rook on b0, rook for horse: idle.
+    fn duty_cost_within_gain(gain: i32, cost: i32) -> bool {
+        gain - cost >= 0
     }
 
     /// Safety (RULES.md §2.5) of a win by checks: after the check `m` and any reply, the
@@ -1320,6 +1336,13 @@ impl<'p> Analyzer<'p> {
                 }
                 parts = Some(p);
             }
+            if self.profile.exchange_pair_is_no_chase
+                && t.how != WinHow::Checks
+                && !self.wins_by_value(&q1, t)
+                && self.target_in_exchange(before, &q1, t.square)?
+            {
+                continue; // the target can be traded: pressing the exchange (兑), not a chase
+            }
             if self.profile.line_defence_is_block
                 && t.how != WinHow::Checks
                 && line_defence(before, after, m, t.first.from, t.square)
@@ -1501,6 +1524,117 @@ impl<'p> Analyzer<'p> {
         false
     }
 
+    /// Whether the enemy piece on `y` stands in an exchange (兑) in `q` (the mover to move, the
+    /// opponent having passed): one of our pieces, worth the same, and `y` can each take the
+    /// other and the opponent can really accept ([`Self::exchange_partners`]), and taking first
+    /// costs the opponent nothing (our best exchange on that square after `y` takes there wins
+    /// back no more than the piece `y` took). The opponent then answers any further attack on
+    /// `y` by trading, so the attack presses the exchange offer and does not chase `y` (RULES.md
+    /// §2: an exchange offer 兑 is idle-class). 图21: the red rook comes back to f6, next to the
+    /// horse on f5 that faces the black horse on h6; h6 is now attacked twice and protected once
+    /// (by the rook on h3), but the black horse can take f5 and be taken back, horse for horse:
+    /// the book calls the rook move 兑, not 捉. 图30 (Black's rook to f6 against the horse on e6
+    /// that faces the horse on c7) likewise.
+    fn target_in_exchange(
+        &mut self,
+        before: &Position,
+        q: &Position,
+        y: Square,
+    ) -> Result<bool, Exhausted> {
+        let us = q.turn();
+        let Some(target) = q.piece_at(y) else {
+            return Ok(false);
+        };
+        let opp = q.null_move();
+        for x in q.by_color(us) & attacked_squares(q, Bitboard::from_square(y)) {
+            if q.piece_at(x)
+                .is_none_or(|p| self.mat(p) != self.mat(target))
+                || !Self::captures_to(q, y).iter().any(|m| m.from == x)
+                || !Self::stood_before(before, q, x, y)
+                || !self.exchange_partners(q, x, y)?
+            {
+                continue;
+            }
+            let r = opp.after(Move::new(y, x));
+            let (back, _) = self.see(&r, x, 1);
+            if self.scalar(back) <= self.scalar(self.mat(target)) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether one of the pieces that can start winning the threatened piece is worth less than
+    /// it (a horse or cannon on a rook): the first capture gains whatever the protection, so the
+    /// threat does not rest on outnumbering the protectors (RULES.md §2.4, net gain beats
+    /// protection) and an exchange the target stands in does not answer it.
+    fn wins_by_value(&self, q: &Position, t: &Threat) -> bool {
+        let target = self.scalar(self.mat(t.piece));
+        for c in t.capturers {
+            if q.piece_at(c)
+                .is_some_and(|p| self.scalar(self.mat(p)) < target)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the pieces on `x` (ours) and `y` (the opponent's) of `q` (our side to move) stood
+    /// on the same squares before our move and could already take each other there: the
+    /// exchange was on offer before the move (not made by it).
+    fn stood_before(before: &Position, q: &Position, x: Square, y: Square) -> bool {
+        before.piece_at(x).is_some()
+            && before.piece_at(x) == q.piece_at(x)
+            && before.piece_at(y) == q.piece_at(y)
+            && Self::captures_to(before, y).iter().any(|m| m.from == x)
+            && Self::captures_to(&before.null_move(), x)
+                .iter()
+                .any(|m| m.from == y)
+    }
+
+    /// Whether the move presses or supports an exchange (兑) that stands after it: an enemy piece
+    /// `y` and one of ours `x` (not the moved piece), worth the same, can each take the other
+    /// ([`Self::exchange_partners`]), and the moved piece newly attacks `y` or newly protects `x`
+    /// (it could take back on `x` after `y` takes there), which it did not before the move.
+    /// RULES.md §2: an exchange offer is idle-class (idle kind 兑). 图30: the black rook comes to
+    /// f6 beside the red horse on e6, which faces the black horse on c7 (兑); the red cannon
+    /// answers from b2 to b6, protecting e6 over the pawn on c6 (兑 again).
+    fn presses_exchange(&mut self, before: &Position, m: Move, after: &Position) -> bool {
+        let us = before.turn();
+        let mover_view = after.null_move();
+        let ours = after.by_color(us).without(m.to) & after.attacked_by(!us);
+        for x in ours {
+            if after.piece_at(x).is_some_and(|p| p.role == Role::King) {
+                continue;
+            }
+            for cm in Self::captures_to(after, x) {
+                let y = cm.from;
+                if before.piece_at(y) != after.piece_at(y) {
+                    continue;
+                }
+                let attacks_now = Self::pseudo_capturers(&mover_view, y, us).contains(m.to);
+                let attacked_before = Self::pseudo_capturers(before, y, us).contains(m.from);
+                let taken_now = after.after(Move::new(y, x));
+                let protects_now = Self::pseudo_capturers(&taken_now, x, us).contains(m.to);
+                let taken_before = before.null_move().after(Move::new(y, x));
+                let protected_before =
+                    Self::pseudo_capturers(&taken_before.null_move(), x, us).contains(m.from);
+                let newly_bears =
+                    (attacks_now && !attacked_before) || (protects_now && !protected_before);
+                if !newly_bears {
+                    continue;
+                }
+                if Self::stood_before(before, &mover_view, x, y)
+                    && self.exchange_partners(&mover_view, x, y).unwrap_or(false)
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// When the side to move is in check, the threats it would have but for the check: those
     /// of the position with the checking pieces taken off. A threat that was there, held back
     /// only because the check had to be answered first, is not made by the answer: the answer
@@ -1554,7 +1688,7 @@ impl<'p> Analyzer<'p> {
         if offer {
             return Some(IdleKind::Offer);
         }
-        if self.opens_exchange(before, m, after) {
+        if self.opens_exchange(before, m, after) || self.presses_exchange(before, m, after) {
             return Some(IdleKind::Exchange);
         }
         let us = before.turn();

@@ -74,6 +74,13 @@ pub struct Profile {
     /// the only protector of something, or shielded it on its line) does not chase. The cost is
     /// what the opponent can newly win by one capture after the chaser's capture.
     pub capturer_duties: bool,
+    /// An enemy piece that stands in an exchange (兑) with one of the mover's pieces of the same
+    /// value (each can take the other, and the opponent, taking first, loses nothing) is not
+    /// chased by the other pieces that attack it: the opponent can always trade it, so adding
+    /// an attacker presses the exchange offer (RULES.md §2: 兑 is idle-class). CXA 图21: the red
+    /// rook joining the horse on f5 against the horse on h6 is 兑, not 捉. `false`: such a piece
+    /// is chased like any other.
+    pub exchange_pair_is_no_chase: bool,
     /// A mate threat that the mover already had before the move (it could have mated by checks
     /// instead) is not a new mate threat; the move is then judged as chase or idle.
     pub mate_threat_needs_newness: bool,
@@ -176,6 +183,7 @@ impl Profile {
             refutation_mate_cap: 3,
             answer_to_check_any_piece: false,
             capturer_duties: true,
+            exchange_pair_is_no_chase: true,
             mate_threat_needs_newness: false,
             new_attacker_is_new: true,
             check_may_chase: false,
