@@ -466,7 +466,12 @@ fn multi_line_tag_values_stay_one_pgn_tag() {
     let games = dhtmlxq::read_str(text, "multi-line");
     assert_eq!(games.len(), 1);
     assert!(games[0].error.is_none(), "{:?}", games[0].error);
-    let event = games[0].game.tags.iter().find(|(k, _)| k == "Event").unwrap();
+    let event = games[0]
+        .game
+        .tags
+        .iter()
+        .find(|(k, _)| k == "Event")
+        .unwrap();
     assert!(event.1.contains('\n'), "{event:?}");
     for notation in [record::Notation::Iccs, record::Notation::Chinese] {
         let out = pgn::write_games([&games[0].game], notation);
@@ -474,7 +479,12 @@ fn multi_line_tag_values_stay_one_pgn_tag() {
         assert_eq!(back.len(), 1, "{out}");
         assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
         assert_eq!(iccs(&back[0].game), iccs(&games[0].game));
-        let event = back[0].game.tags.iter().find(|(k, _)| k == "Event").unwrap();
+        let event = back[0]
+            .game
+            .tags
+            .iter()
+            .find(|(k, _)| k == "Event")
+            .unwrap();
         assert_eq!(event.1, "Open [Black \"x\"] round 2");
     }
 }
@@ -484,12 +494,18 @@ fn multi_line_tag_values_stay_one_pgn_tag() {
 /// `records` fuzz target).
 #[test]
 fn non_ascii_words_in_an_iccs_game_are_errors() {
-    for body in ["1. h2e2 h9g7 2. é炮二平五马８进７炮", "1. h2e2 炮二平五马８进７炮"] {
+    for body in [
+        "1. h2e2 h9g7 2. é炮二平五马８进７炮",
+        "1. h2e2 炮二平五马８进７炮",
+    ] {
         let text = format!("[Format \"ICCS\"]\n\n{body}\n");
         let games = pgn::read_str(&text, "iccs");
         assert_eq!(games.len(), 1);
         let e = games[0].error.as_ref().expect("an error");
-        assert!(e.to_string().contains('炮') || e.to_string().contains('é'), "{e}");
+        assert!(
+            e.to_string().contains('炮') || e.to_string().contains('é'),
+            "{e}"
+        );
     }
 }
 
@@ -516,5 +532,23 @@ fn trailing_text_that_looks_like_a_game_stays_trailing_text() {
             trailing.split_whitespace().collect::<Vec<_>>(),
             "{out}"
         );
+    }
+}
+
+/// A game whose tags name its notation twice is written with one `Format` tag, the notation the
+/// moves are written in (a duplicate `[Format "ICCS"]` used to survive a conversion to WXF and
+/// make the output unreadable; found by the `records` fuzz target).
+#[test]
+fn duplicate_format_tags_do_not_survive_conversion() {
+    let text = "[Format \"ICCS\"]\n[Result \"*\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7 *\n";
+    let games = pgn::read_str(text, "dup");
+    assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    let game = games[0].game.clone();
+    for notation in [record::Notation::Wxf, record::Notation::Chinese] {
+        let out = pgn::write_games([&game], notation);
+        assert_eq!(out.matches("[Format ").count(), 1, "{out}");
+        let back = pgn::read_str(&out, "pgn");
+        assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+        assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
     }
 }

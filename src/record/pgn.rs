@@ -1077,10 +1077,24 @@ pub fn write_games<'g>(games: impl IntoIterator<Item = &'g Game>, notation: Nota
     out
 }
 
+/// Sets a tag the writer decides (`Format`, `FEN`, `Result`): the first tag of that name gets the
+/// value and any later duplicates are dropped, since a reader would take one of them and it must
+/// be the value the movetext is written for.
 fn set_tag(tags: &mut Vec<(String, String)>, name: &str, value: &str) {
-    match tags.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
-        Some(t) => t.1 = value.to_owned(),
-        None => tags.push((name.to_owned(), value.to_owned())),
+    let mut seen = false;
+    tags.retain_mut(|(k, v)| {
+        if !k.eq_ignore_ascii_case(name) {
+            return true;
+        }
+        if seen {
+            return false;
+        }
+        seen = true;
+        *v = value.to_owned();
+        true
+    });
+    if !seen {
+        tags.push((name.to_owned(), value.to_owned()));
     }
 }
 
