@@ -905,10 +905,12 @@ fn split_len(w: &str, notation: Notation) -> usize {
     let nth = |k: usize| w.char_indices().nth(k).map_or(w.len(), |(i, _)| i);
     match notation {
         Notation::Iccs => {
+            // Counted in characters: a run of non-ASCII text in an ICCS game must split on
+            // character boundaries (and then fail to parse as a move, with its text).
             if w.as_bytes().get(2) == Some(&b'-') {
-                5
+                nth(5)
             } else {
-                4
+                nth(4)
             }
         }
         Notation::Wxf => nth(4),
@@ -979,8 +981,21 @@ fn unescape(v: &str) -> String {
     out
 }
 
+/// A tag value as PGN writes it: `\\` and `"` escaped, and line breaks (which a PGN tag cannot
+/// hold, but a DhtmlXQ or XQF field can) written as spaces, so that the tag stays one line.
 fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::with_capacity(v.len());
+    let mut chars = v.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' | '\n' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The value of the `Format` tag for a notation.

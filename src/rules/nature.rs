@@ -475,7 +475,7 @@ impl<'p> Analyzer<'p> {
             let mut any_abs = false;
             let mut capturers = Bitboard::EMPTY;
             for m in caps {
-                if self.mutual(q, m.from, s) {
+                if self.stands_in_exchange(q, m.from, s)? {
                     continue;
                 }
                 let (mut v, mut line, recapturable) = self.capture_balance(q, m, false)?;
@@ -606,6 +606,22 @@ impl<'p> Analyzer<'p> {
         )?)
     }
 
+    /// Whether our piece on `x` and the enemy piece on `y` stand in an exchange offer (兑) that
+    /// keeps `x` from threatening `y`: [`Self::exchange_partners`] when the profile needs the
+    /// opponent to be able to accept (`exchange_needs_acceptance`), else [`Self::mutual`].
+    fn stands_in_exchange(
+        &mut self,
+        q: &Position,
+        x: Square,
+        y: Square,
+    ) -> Result<bool, Exhausted> {
+        if self.profile.exchange_needs_acceptance {
+            self.exchange_partners(q, x, y)
+        } else {
+            Ok(self.mutual(q, x, y))
+        }
+    }
+
     /// Whether the check `m` takes an enemy piece that attacks the checking piece and is worth
     /// the same (the two stand in an exchange, 兑). A series of checks opened by that capture
     /// is the exchange carried out, not a new threat: the opponent, on the move, could just as
@@ -648,6 +664,14 @@ impl<'p> Analyzer<'p> {
     /// Safety and cost of a winning capture: the capturer's side is not mated right after it, and
     /// what the opponent can newly win elsewhere (the capturer left a piece it protected or
     /// shielded) does not eat up the gain.
+    ///
+    /// The cost rule reads RULES.md §2 (special cases) literally: a chasing piece that is the
+    /// only protector of something does not chase when carrying out the capture *costs more
+    /// than it gains*. A cost equal to the gain (a horse won, a cannon lost) leaves the threat
+    /// a chase (the first member of the pair; the second, the capture can really be made now,
+    /// still needs a net gain). The book rules a rook that attacks an unrooted horse while it
+    /// is the only protector of its cannon a chase (图28: 捉无根马), and a rook that gives a
+    /// cannon joint chase of a horse whose capture leaves a pawn unprotected a chase (图25).
     fn capture_is_sound(
         &mut self,
         q: &Position,
@@ -1104,7 +1128,36 @@ impl<'p> Analyzer<'p> {
         if (parts.is_empty() || lone_capturer) && !parts.contains(&capturer) {
             parts.insert(0, capturer);
         }
+        let capturer_value = self.scalar(self.mat(q.piece_at(capturer).expect("capturer")));
+        let target_value = self.scalar(self.mat(t.piece));
+        Self::add_backers(q, t, &mut parts, (capturer_value, target_value));
         Ok(parts)
+    }
+
+    /// An under-protected piece (少根, RULES.md §2.3) is won by an exchange: it has a real
+    /// protector, and the capturer, worth at least the target, would be taken back, so only
+    /// further attackers make the exchange win. No single piece wins it, so the chase is joint
+    /// (联合捉) even when each further attacker could be spared because another would do as
+    /// well: take them all away and the threat is gone. When the pieces found necessary one by
+    /// one are fewer than two, every piece of the chaser bearing on the square (the general
+    /// apart) takes part. The book calls a rook's attack on a horse protected once, with a
+    /// cannon behind the rook and a horse also bearing on it, an under-protected joint chase
+    /// (参考图49). A horse or cannon on a protected rook wins by its first capture and chases
+    /// alone.
+    fn add_backers(q: &Position, t: &Threat, parts: &mut Vec<Square>, values: (i32, i32)) {
+        let (capturer, target) = values;
+        if t.how != WinHow::Exchange || parts.len() >= 2 || capturer < target {
+            return;
+        }
+        let bearing = Self::attack_bearing(q, t) - q.pieces(q.turn(), Role::King);
+        if bearing.count() < 2 {
+            return;
+        }
+        for sq in bearing {
+            if !parts.contains(&sq) {
+                parts.push(sq);
+            }
+        }
     }
 
     /// The enemy pieces the side to move of `pos` could win next move (before newness, the
@@ -1273,16 +1326,20 @@ impl<'p> Analyzer<'p> {
                 if old_abs && !self.newly_bears(before, &q1, m, t.square, old_capturers) {
                     continue;
                 }
-                let p = self.participants(&q1, t)?;
+                let mut p = self.participants(&q1, t)?;
                 if !p.contains(&moved_to) {
-                    continue;
+                    match self.stops_parry(&q1, t, &p, moved_to)? {
+                        None => continue,
+                        Some(true) => p.push(moved_to),
+                        Some(false) => {}
+                    }
                 }
                 parts = Some(p);
             }
             if self.profile.exchange_pair_is_no_chase
                 && t.how != WinHow::Checks
                 && !self.wins_by_value(&q1, t)
-                && self.stands_in_exchange(before, &q1, t.square)?
+                && self.target_in_exchange(before, &q1, t.square)?
             {
                 continue; // the target can be traded: pressing the exchange (兑), not a chase
             }
@@ -1318,6 +1375,88 @@ impl<'p> Analyzer<'p> {
             });
         }
         Ok(targets)
+    }
+
+    /// Whether the piece on `guard` takes part in the threat `t` by stopping the target from
+    /// parrying it with a capture: the target could take one of the chaser's participants
+    /// `parts` (the capturer, another needed piece, or a cannon's screen) without losing
+    /// material or being mated, were the guard not on the board, and cannot with it there (the
+    /// guard protects that participant, pins the target, or mates after the capture). A threat
+    /// that the target can end by such a capture is no threat to win it, so the guard is one of
+    /// the pieces needed together to win it (RULES.md §2, joint chase: take one away and the
+    /// threat is gone). Used for a threat that stood before the move but could not really be
+    /// carried out, and that the move makes real: the move is a chase when the moved piece
+    /// takes part, this way or directly, and idle when it merely stepped out of danger (RULES.md
+    /// §2, newness). The book rules a rook stepping back next to its horse, the screen of a
+    /// cannon aiming at an unprotected rook that attacks the horse, a joint chase by rook,
+    /// horse and cannon (参考图39); a horse whose steps keep the enemy cannon from taking the
+    /// cannon that attacks it (the capture would be met by a mating check) a chase of that
+    /// cannon (参考图49); and a cannon or rook that only evades, the threat elsewhere becoming
+    /// real, idle (参考图37, 参考图21).
+    ///
+    /// `Some(joint)` when the guard takes part: `joint` when the participant it keeps is not the
+    /// capturer itself. When the target could take the capturer, the two attack each other;
+    /// the guard only makes that counter-capture impossible or losing, so that the attack is one
+    /// way (no exchange offer): the capturer chases alone, as the book's 长捉无根子 by the
+    /// cannon in 参考图49. A guard of another participant (a screen) wins the target together
+    /// with it (参考图39).
+    fn stops_parry(
+        &mut self,
+        q: &Position,
+        t: &Threat,
+        parts: &[Square],
+        guard: Square,
+    ) -> Result<Option<bool>, Exhausted> {
+        if t.how == WinHow::Checks {
+            return Ok(None);
+        }
+        let us = q.turn();
+        let mut pieces = Bitboard::EMPTY;
+        for &p in parts {
+            pieces |= Bitboard::from_square(p);
+            if q.piece_at(p).is_some_and(|x| x.role == Role::Cannon) {
+                pieces |= attacks::between(p, t.square) & q.by_color(us);
+            }
+        }
+        let mut setup = q.to_setup();
+        setup.board[guard as usize] = None;
+        let without = Position::from_setup_unchecked(&setup).null_move();
+        let opp = q.null_move();
+        let mut found = None;
+        for x in pieces.without(guard) {
+            if self.parry_by_capture(&without, t.square, x)?
+                && !self.parry_by_capture(&opp, t.square, x)?
+            {
+                // Not by board order: a guard of any participant but the capturer is joint.
+                found = Some(found == Some(true) || x != t.first.from);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Whether the side to move of `pos` can take the piece on `x` with its piece on `target`
+    /// without losing material in the exchange there (a recapture answered by mate is none, as
+    /// for a false root) and without being mated by checks after it.
+    fn parry_by_capture(
+        &mut self,
+        pos: &Position,
+        target: Square,
+        x: Square,
+    ) -> Result<bool, Exhausted> {
+        let m = Move::new(target, x);
+        if !Self::captures_to(pos, x).contains(&m) {
+            return Ok(false);
+        }
+        let (v, _, _) = self.capture_balance(pos, m, true)?;
+        if self.scalar(v) < 0 {
+            return Ok(false);
+        }
+        Ok(!search::mate_by_checks_with(
+            &pos.after(m),
+            self.profile.refutation_mate_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )?)
     }
 
     /// Whether the moved piece newly bears on `s` (it can move there, or it is the screen of a
@@ -1397,7 +1536,7 @@ impl<'p> Analyzer<'p> {
     /// (by the rook on h3), but the black horse can take f5 and be taken back, horse for horse:
     /// the book calls the rook move 兑, not 捉. 图30 (Black's rook to f6 against the horse on e6
     /// that faces the horse on c7) likewise.
-    fn stands_in_exchange(
+    fn target_in_exchange(
         &mut self,
         before: &Position,
         q: &Position,

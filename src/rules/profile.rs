@@ -118,6 +118,13 @@ pub struct Profile {
     /// new. AXF diagram 103: a rook escaping a perpetual offer, which so makes its cannon's
     /// capture safe, is not chasing.
     pub newness_ignores_safety: bool,
+    /// A mutual attack of two equal pieces is an exchange offer (兑, idle-class, RULES.md §2)
+    /// only when the opponent can really accept it: taking first does not lose to mate by checks
+    /// (the false-root test of §2.3 applied to the exchange). An offer that cannot be accepted
+    /// leaves a plain threat to win the piece (CXA 参考图49: the black cannon cannot take the red
+    /// cannon that attacks it, since a horse check would then mate). `false` (AXF): a mutual
+    /// attack of equals is an exchange offer whatever follows (AXF orange 75 and 151).
+    pub exchange_needs_acceptance: bool,
     /// A piece with a real protector is chased when winning it takes a longer exchange (more
     /// attackers than protectors: 少根, under-protection). `false` (AXF): a protected piece is
     /// chased only when the first capture already wins material (the capturer is worth less than
@@ -184,6 +191,7 @@ impl Profile {
             line_defence_is_block: false,
             counter_checks_refute: true,
             newness_ignores_safety: false,
+            exchange_needs_acceptance: true,
             under_protection_chases: true,
             direct_threat_renews_check_threat: false,
             king_pawn_alone_idle: true,
@@ -214,6 +222,7 @@ impl Profile {
             line_defence_is_block: true,
             counter_checks_refute: false,
             newness_ignores_safety: true,
+            exchange_needs_acceptance: false,
             under_protection_chases: false,
             direct_threat_renews_check_threat: true,
             just_crossed_pawn_is_no_gain: false,
