@@ -1529,8 +1529,8 @@ impl<'p> Analyzer<'p> {
     /// other and the opponent can really accept ([`Self::exchange_partners`]), both are
     /// material (a pawn only once across the river), and taking first is an even trade (our
     /// best exchange on that square after `y` takes there wins back exactly the piece `y`: not
-    /// less, or `y` would simply win our piece, nor more, or the trade would lose). The opponent then answers any further attack on
-    /// `y` by trading, so the attack presses the exchange offer and does not chase `y` (RULES.md
+    /// less, or `y` would simply win our piece, nor more, or the trade would lose). The
+    /// opponent then answers any further attack on `y` by trading, so the attack presses the exchange offer and does not chase `y` (RULES.md
     /// §2: an exchange offer 兑 is idle-class). 图21: the red rook comes back to f6, next to the
     /// horse on f5 that faces the black horse on h6; h6 is now attacked twice and protected once
     /// (by the rook on h3), but the black horse can take f5 and be taken back, horse for horse:
