@@ -591,6 +591,16 @@ fn a_piece_joining_the_attack_on_a_piece_standing_in_an_exchange_presses_the_exc
 }
 
 #[test]
+fn a_piece_that_could_take_ours_for_nothing_stands_in_no_exchange() {
+    // As in 图21, but the rook comes to a6 and does not protect the horse on f5: the black
+    // horse taking f5 would win it, not trade it, so h6 stands in no exchange (兑 is an even
+    // trade) and the rook joining the attack on it chases.
+    let n = cxa("3aka3/R8/9/7n1/5N3/9/7r1/4B4/9/4K4 w", "a8a6");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["h6"]);
+}
+
+#[test]
 fn a_cannon_on_a_rook_standing_in_an_exchange_still_chases() {
     // The rooks on d4 and e4 can take each other; the red cannon comes to f4 and attacks d4
     // over the red rook: cannon for rook wins whatever the exchange (net gain beats protection).

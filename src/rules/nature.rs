@@ -1526,10 +1526,11 @@ impl<'p> Analyzer<'p> {
 
     /// Whether the enemy piece on `y` stands in an exchange (兑) in `q` (the mover to move, the
     /// opponent having passed): one of our pieces, worth the same, and `y` can each take the
-    /// other and the opponent can really accept ([`Self::exchange_partners`]), and taking first
-    /// costs the opponent nothing (our best exchange on that square after `y` takes there wins
-    /// back no more than the piece `y` took). The opponent then answers any further attack on
-    /// `y` by trading, so the attack presses the exchange offer and does not chase `y` (RULES.md
+    /// other and the opponent can really accept ([`Self::exchange_partners`]), both are
+    /// material (a pawn only once across the river), and taking first is an even trade (our
+    /// best exchange on that square after `y` takes there wins back exactly the piece `y`: not
+    /// less, or `y` would simply win our piece, nor more, or the trade would lose). The
+    /// opponent then answers any further attack on `y` by trading, so the attack presses the exchange offer and does not chase `y` (RULES.md
     /// §2: an exchange offer 兑 is idle-class). 图21: the red rook comes back to f6, next to the
     /// horse on f5 that faces the black horse on h6; h6 is now attacked twice and protected once
     /// (by the rook on h3), but the black horse can take f5 and be taken back, horse for horse:
@@ -1548,7 +1549,7 @@ impl<'p> Analyzer<'p> {
         let opp = q.null_move();
         for x in q.by_color(us) & attacked_squares(q, Bitboard::from_square(y)) {
             if q.piece_at(x)
-                .is_none_or(|p| self.mat(p) != self.mat(target))
+                .is_none_or(|p| self.mat(p) != self.mat(target) || !self.is_material(p, x))
                 || !Self::captures_to(q, y).iter().any(|m| m.from == x)
                 || !Self::stood_before(before, q, x, y)
                 || !self.exchange_partners(q, x, y)?
@@ -1557,7 +1558,7 @@ impl<'p> Analyzer<'p> {
             }
             let r = opp.after(Move::new(y, x));
             let (back, _) = self.see(&r, x, 1);
-            if self.scalar(back) <= self.scalar(self.mat(target)) {
+            if self.scalar(back) == self.scalar(self.mat(target)) {
                 return Ok(true);
             }
         }
@@ -1594,8 +1595,9 @@ impl<'p> Analyzer<'p> {
     }
 
     /// Whether the move presses or supports an exchange (兑) that stands after it: an enemy piece
-    /// `y` and one of ours `x` (not the moved piece), worth the same, can each take the other
-    /// ([`Self::exchange_partners`]), and the moved piece newly attacks `y` or newly protects `x`
+    /// `y` and one of ours `x` (not the moved piece), worth the same and both material, could
+    /// take each other before the move and still can ([`Self::stood_before`],
+    /// [`Self::exchange_partners`]), and the moved piece newly attacks `y` or newly protects `x`
     /// (it could take back on `x` after `y` takes there), which it did not before the move.
     /// RULES.md §2: an exchange offer is idle-class (idle kind 兑). 图30: the black rook comes to
     /// f6 beside the red horse on e6, which faces the black horse on c7 (兑); the red cannon
@@ -1608,9 +1610,16 @@ impl<'p> Analyzer<'p> {
             if after.piece_at(x).is_some_and(|p| p.role == Role::King) {
                 continue;
             }
+            let value = after.piece_at(x).map(|p| self.mat(p));
+            if after.piece_at(x).is_none_or(|p| !self.is_material(p, x)) {
+                continue;
+            }
             for cm in Self::captures_to(after, x) {
                 let y = cm.from;
-                if before.piece_at(y) != after.piece_at(y) {
+                if after.piece_at(y).map(|p| self.mat(p)) != value
+                    || after.piece_at(y).is_none_or(|p| !self.is_material(p, y))
+                    || before.piece_at(y) != after.piece_at(y)
+                {
                     continue;
                 }
                 let attacks_now = Self::pseudo_capturers(&mover_view, y, us).contains(m.to);
