@@ -488,6 +488,8 @@ impl<'p> Analyzer<'p> {
     fn threats(&mut self, q: &Position) -> Result<Vec<Threat>, Exhausted> {
         let us = q.turn();
         let mut out = Vec::new();
+        // Pieces no capture wins by itself, with the captures tried (for two-step wins).
+        let mut open: ArrayVec<(Square, Captures), 16> = ArrayVec::new();
         // (Only pieces something of ours attacks can be captured.)
         for s in q.by_color(!us) & q.attacked_by(us) {
             let piece = q.piece_at(s).expect("piece");
@@ -499,10 +501,12 @@ impl<'p> Analyzer<'p> {
             let mut best = i32::MIN;
             let mut any_abs = false;
             let mut capturers = Bitboard::EMPTY;
+            let mut tried = Captures::new();
             for m in caps {
                 if self.mutual(q, m.from, s) {
                     continue;
                 }
+                tried.push(m);
                 let (mut v, mut line, recapturable) = self.capture_balance(q, m, false)?;
                 let mut rec = recapturable;
                 if !v.is_gain() && recapturable {
@@ -562,6 +566,8 @@ impl<'p> Analyzer<'p> {
                 t.abs = any_abs;
                 t.capturers = capturers;
                 out.push(t);
+            } else if !tried.is_empty() {
+                let _ = open.try_push((s, tried));
             }
         }
         if self.profile.chase_check_cap > 0 {
@@ -596,7 +602,7 @@ impl<'p> Analyzer<'p> {
             }
         }
         if self.profile.two_step_wins {
-            self.two_step_threats(q, &mut out)?;
+            self.two_step_threats(q, &open, &mut out)?;
         }
         Ok(out)
     }
@@ -618,12 +624,18 @@ impl<'p> Analyzer<'p> {
     /// chase (参考图1), a cannon taking an advisor whose only protector also guards the cannon
     /// a rook attacks a chase (参考图13), and a cannon trading itself for the horse that alone
     /// protects a crossed pawn a chase (图4).
-    fn two_step_threats(&mut self, q: &Position, out: &mut Vec<Threat>) -> Result<(), Exhausted> {
-        let us = q.turn();
-        let targets = q.by_color(!us) & q.attacked_by(us);
-        for s in targets {
+    fn two_step_threats(
+        &mut self,
+        q: &Position,
+        open: &[(Square, Captures)],
+        out: &mut Vec<Threat>,
+    ) -> Result<(), Exhausted> {
+        // `open`: the material pieces that no capture wins by itself, each with the captures
+        // of it that are not an exchange offer ([`Self::threats`]).
+        for (s, caps) in open {
+            let s = *s;
             let piece = q.piece_at(s).expect("piece");
-            if !self.is_material(piece, s) || out.iter().any(|t| t.square == s) {
+            if out.iter().any(|t| t.square == s) {
                 continue;
             }
             // Every capture winning the piece in two steps, the best kept; ties are kept
@@ -632,8 +644,8 @@ impl<'p> Analyzer<'p> {
             let mut firsts = Bitboard::EMPTY;
             let mut follows = Bitboard::EMPTY;
             let mut capturers = Bitboard::EMPTY;
-            for m in Self::captures_to(q, s) {
-                if self.mutual(q, m.from, s) || !self.two_step_possible(q, m) {
+            for &m in caps {
+                if !self.two_step_possible(q, m) {
                     continue;
                 }
                 let Some((v, follow)) = self.two_step_value(q, m)? else {
