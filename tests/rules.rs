@@ -84,7 +84,6 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     // e1 by checks (2 for the horse's 5): the elephant on g0 stops that check, but
     // in material terms the horse was already unprotected, so the threat is not new.
     "图3",
-    "图4",
     // 图17: Rxc7+ Kd8 Rc8+ Kd7 Rb7 is a mate in three after the book's "chase" (a mate threat
     // outranks a chase, RULES.md §2); discounted as the capture of an exchange partner the
     // move is an exchange offer, so the book's chase is not reached either way.
@@ -100,8 +99,6 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     "图22",
     // 图29: natures as the book; the transcribed moves never repeat a position (no cycle).
     "图29",
-    "参考图1",
-    "参考图13",
     "参考图15",
     "参考图35",
     // 参考图41: the cannon's return to h8 (move 3) threatens Ch9+ over the advisor: Ke8 is
@@ -213,6 +210,51 @@ fn under_protected_piece_is_chased_jointly() {
     assert_eq!(n.kind, NatureKind::Chase);
     assert_eq!(target_squares(&n), ["e5"]);
     assert!(n.targets[0].joint, "{n:?}");
+}
+
+#[test]
+fn trading_off_the_only_protector_of_a_second_piece_is_a_chase() {
+    // RULES.md §2.1/§2.3, two-step win: the cannon comes to i5 and, over the pawn f5, attacks
+    // the horse c5 that only the elephant e7 protects. Cannon for horse is even, but the
+    // horse alone protects the crossed pawn e4 the red horse d2 attacks: after the elephant
+    // takes back, the horse takes the pawn. Cannon and horse chase the horse c5 together.
+    let n = cxa("4k4/9/4b4/9/2n2P3/4p4/9/3N5/9/3K4C w", "i0i5");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["c5"]);
+    assert_eq!(n.targets[0].how, xiangqi_arbiter::rules::WinHow::Exchange);
+    assert!(n.targets[0].joint);
+    let mut by: Vec<String> = n.targets[0].by.iter().map(|s| s.to_string()).collect();
+    by.sort();
+    assert_eq!(by, ["d2", "i5"]);
+    // Without the pawn the trade wins nothing: idle.
+    let n = cxa("4k4/9/4b4/9/2n2P3/9/9/3N5/9/3K4C w", "i0i5");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+#[test]
+fn a_capture_uncovering_an_attack_on_a_rook_is_a_chase() {
+    // RULES.md §2.1/§2.3, capture with gain of tempo: the horse f5 can take the elephant e7
+    // (protected by the elephant g9); with the other horse on f4, taking lifts the leg of
+    // f4 towards the rook g6, so the recapture costs the rook.
+    let n = cxa("4k1b2/9/4b4/6r2/5N3/9/7N1/9/9/3K5 w", "h3f4");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["e7"]);
+    assert!(n.targets[0].joint);
+}
+
+#[test]
+fn a_two_step_win_completed_by_a_pawn_is_idle() {
+    // As above, but the pawn e3, not a horse, would take the pawn e4 after the trade: the
+    // general or a pawn attacking by itself is idle (CXA, 参考图33).
+    let n = cxa("4k4/9/4b4/9/2n2P3/4p4/4P4/9/9/3K4C w", "i0i5");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    // The AXF profile has no two-step wins (a protected piece is won only on its square).
+    let n = last_nature(
+        "4k4/9/4b4/9/2n2P3/4p4/9/3N5/9/3K4C w",
+        "i0i5",
+        &Profile::axf(),
+    );
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
 }
 
 #[test]

@@ -131,6 +131,14 @@ pub struct Profile {
     /// the target, as a horse or cannon on a rook); AXF diagrams 87 and 89: two attackers on a
     /// piece protected once is no chase.
     pub under_protection_chases: bool,
+    /// A piece is won, and so chased, when capturing it wins material against every reply
+    /// counting one more capture by the chaser (RULES.md §2.1 "a complete exchange that nets
+    /// material", §2.3 "protection is judged after the capture"): a recapture that removes the
+    /// protector of another piece (an overloaded protector, trading off a root, 兑掉根子) or
+    /// that the chaser's capture answers by winning a piece it attacked with gain of tempo is no
+    /// real protection. `false` (AXF, as `under_protection_chases`): a protected piece is won
+    /// only by the exchange on its own square.
+    pub two_step_wins: bool,
     /// Newness (RULES.md §2.2): a direct threat (capture or exchange) on a piece that before the
     /// move could only be won by a series of checks (抽将) is a new threat. `false`: any earlier
     /// threat on the piece, whatever its form, makes the direct threat a continuing one.
@@ -193,6 +201,7 @@ impl Profile {
             newness_ignores_safety: false,
             exchange_needs_acceptance: true,
             under_protection_chases: true,
+            two_step_wins: true,
             direct_threat_renews_check_threat: false,
             king_pawn_alone_idle: true,
             just_crossed_pawn_is_no_gain: true,
@@ -224,6 +233,7 @@ impl Profile {
             newness_ignores_safety: true,
             exchange_needs_acceptance: false,
             under_protection_chases: false,
+            two_step_wins: false,
             direct_threat_renews_check_threat: true,
             just_crossed_pawn_is_no_gain: false,
             ..Profile::cxa()
