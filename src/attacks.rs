@@ -233,6 +233,38 @@ static BETWEEN: [[Bitboard; 90]; 90] = {
     t
 };
 
+/// `LINES[sq]`: the other points of the rank and the file of `sq`; `FILE_LINES[sq]`: those of
+/// its file alone.
+static LINES: [[Bitboard; 90]; 2] = {
+    let mut t = [[Bitboard::EMPTY; 90]; 2];
+    let mut i = 0;
+    while i < 90 {
+        let mut d = 0;
+        while d < 4 {
+            t[0][i].0 |= RAYS[d][i].0;
+            if d < 2 {
+                t[1][i].0 |= RAYS[d][i].0;
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The other points of the rank and the file of `sq` (where a rook or cannon attacking it
+/// stands).
+#[inline]
+pub fn lines(sq: Square) -> Bitboard {
+    LINES[0][sq as usize]
+}
+
+/// The other points of the file of `sq` (where a facing general stands).
+#[inline]
+pub fn file_line(sq: Square) -> Bitboard {
+    LINES[1][sq as usize]
+}
+
 /// The points strictly between `a` and `b` when they share a rank or file (empty otherwise).
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
@@ -595,7 +627,8 @@ pub const TABLE_BYTES: usize = std::mem::size_of::<[[u16; 512]; 9]>() * 2
     + std::mem::size_of::<[Bitboard; 90]>() * 3
     + std::mem::size_of::<[[Bitboard; 90]; 2]>() * 2
     + std::mem::size_of::<[[Bitboard; 90]; 90]>()
-    + std::mem::size_of::<[[Bitboard; 90]; 4]>();
+    + std::mem::size_of::<[[Bitboard; 90]; 4]>()
+    + std::mem::size_of::<[[Bitboard; 90]; 2]>();
 
 #[cfg(test)]
 mod tests {

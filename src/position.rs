@@ -483,25 +483,37 @@ impl Position {
         self.attackers(sq, by).any()
     }
 
-    /// Attackers of `sq` among `them` (pieces of `by`) for a hypothetical occupancy.
+    /// Attackers of `sq` among `them` (pieces of `by`, standing on `occ`) for a hypothetical
+    /// occupancy (`rot` is its file-major copy, unused here). Rooks, cannons and the facing
+    /// general are found among the few enemy pieces on the lines of `sq`, by counting the
+    /// pieces between: cheaper than two line lookups.
     #[inline]
     pub(crate) fn attackers_with(
         &self,
         sq: Square,
         by: Color,
         occ: Bitboard,
-        rot: u128,
+        _rot: u128,
         them: Bitboard,
     ) -> Bitboard {
-        let line = attacks::rook_attacks(sq, occ, rot);
-        let mut out = line & self.by_role(Role::Rook);
-        // The king: one step inside its palace, or along an open file (the flying general).
-        out |= (attacks::king_attacks(sq) | (line & Bitboard::file(sq.file())))
-            & self.by_role(Role::King);
-        out |= attacks::cannon_attacks(sq, occ, rot) & self.by_role(Role::Cannon);
-        out |= attacks::horse_attacker_squares(sq, occ) & self.by_role(Role::Horse);
-        out |= attacks::pawn_attackers(by, sq) & self.by_role(Role::Pawn);
-        out & them
+        let cannons = self.by_role(Role::Cannon);
+        let kings = self.by_role(Role::King);
+        let sliders = ((self.by_role(Role::Rook) | cannons) & attacks::lines(sq)
+            | kings & attacks::file_line(sq))
+            & them
+            & occ;
+        let mut out = Bitboard::EMPTY;
+        for x in sliders {
+            // A rook or general needs a clear line, a cannon exactly one screen.
+            let screens = (attacks::between(sq, x) & occ).count();
+            if screens == u32::from(cannons.contains(x)) {
+                out.set(x);
+            }
+        }
+        out |= attacks::king_attacks(sq) & kings & them;
+        out |= attacks::horse_attacker_squares(sq, occ) & self.by_role(Role::Horse) & them;
+        out |= attacks::pawn_attackers(by, sq) & self.by_role(Role::Pawn) & them;
+        out
     }
 
     /// Whether the own king of the side to move would be attacked after `m` (pseudo-legal).

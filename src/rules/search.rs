@@ -204,19 +204,19 @@ fn for_each_evasion<F: FnMut(Square, Bitboard)>(q: &Position, ev: &Evasions, mut
 /// Exactly [`Position::legal_moves`] (same moves, same order), faster in check: moves by
 /// pieces other than the general are tested for legality only when they can answer every check.
 pub fn legal_replies(q: &Position) -> MoveList {
-    let checkers = q.checkers();
-    if checkers.is_empty() {
-        return q.legal_moves();
+    let ks = q.king_safety();
+    if !ks.in_check {
+        return q.legal_moves_with(&ks);
     }
-    let k = q.king(q.turn());
-    let Some(ev) = Evasions::new(q, checkers, k) else {
-        return q.legal_moves();
+    let k = ks.king;
+    let Some(ev) = Evasions::new(q, ks.checkers, k) else {
+        return q.legal_moves_with(&ks);
     };
     let mut out = MoveList::new();
     for_each_evasion(q, &ev, |from, targets| {
         for to in targets {
             let m = Move::new(from, to);
-            if !q.leaves_king_attacked(m, k) {
+            if q.is_legal_with(&ks, m) {
                 out.push(m);
             }
         }
@@ -229,20 +229,19 @@ pub fn legal_replies(q: &Position) -> MoveList {
 /// landing on the checker or between it and the general (on a horse's leg), or by moving a
 /// cannon's screen away, so only such moves are tested for legality.
 pub fn has_legal_reply(q: &Position) -> bool {
-    let checkers = q.checkers();
-    if checkers.is_empty() {
-        return q.has_legal_move();
+    let ks = q.king_safety();
+    if !ks.in_check {
+        return q.has_legal_move_with(&ks);
     }
-    let us = q.turn();
-    let k = q.king(us);
-    let own = q.by_color(us);
+    let k = ks.king;
+    let own = q.by_color(q.turn());
     for to in attacks::king_attacks(k) - own {
         if !q.leaves_king_attacked(Move::new(k, to), k) {
             return true;
         }
     }
-    let Some(ev) = Evasions::new(q, checkers, k) else {
-        return q.has_legal_move();
+    let Some(ev) = Evasions::new(q, ks.checkers, k) else {
+        return q.has_legal_move_with(&ks);
     };
     let mut found = false;
     for_each_evasion(q, &ev, |from, targets| {
@@ -250,7 +249,7 @@ pub fn has_legal_reply(q: &Position) -> bool {
             return;
         }
         for to in targets {
-            if !q.leaves_king_attacked(Move::new(from, to), k) {
+            if q.is_legal_with(&ks, Move::new(from, to)) {
                 found = true;
                 return;
             }
@@ -278,7 +277,6 @@ pub fn has_legal_reply(q: &Position) -> bool {
 pub fn checking_moves(pos: &Position) -> MoveList {
     let us = pos.turn();
     let ksq = pos.king(!us);
-    let own_king = pos.king(us);
     let own = pos.by_color(us);
     let them = pos.by_color(!us);
     let occ = pos.occupied();
@@ -342,6 +340,8 @@ pub fn checking_moves(pos: &Position) -> MoveList {
         Bitboard::file(ksq.file()) | Bitboard::rank(ksq.rank()) | attacks::diagonal_neighbours(ksq);
 
     let mut out = MoveList::new();
+    // The own general's safety, worked out at the first check found.
+    let mut safety = None;
     let mut emit = |from: Square, targets: Bitboard, direct: Bitboard| {
         let targets = targets.without(ksq);
         let (exact, sure) = if discover.contains(from) {
@@ -370,7 +370,8 @@ pub fn checking_moves(pos: &Position) -> MoveList {
             if !sure.contains(to) && !gives_check_exact(pos, m, ksq) {
                 continue;
             }
-            if !pos.leaves_king_attacked(m, own_king) {
+            let ks = safety.get_or_insert_with(|| pos.king_safety());
+            if pos.is_legal_with(ks, m) {
                 out.push(m);
             }
         }
@@ -541,6 +542,11 @@ impl MateTable {
     }
 
     fn make_room(&mut self, moves: usize) {
+        if self.map.capacity() == 0 {
+            // A line's analysis stores a few thousand positions: no growing one by one.
+            self.map.reserve(1 << 12);
+            self.arena.reserve(1 << 14);
+        }
         if self.map.len() >= Self::MAX || self.arena.len() + moves > Self::MAX {
             self.map.clear();
             self.arena.clear();
