@@ -252,6 +252,43 @@ static LINES: [[Bitboard; 90]; 2] = {
     t
 };
 
+/// Pieces among `clear` that attack `sq` along a clear line, and among `screened` those that
+/// attack it over exactly one screen (cannons), with the occupancy `occ`. Only the pieces on
+/// the lines of `sq` are looked at, each by counting the pieces between: there are few.
+#[inline]
+pub fn slider_attackers(
+    sq: Square,
+    occ: Bitboard,
+    clear: Bitboard,
+    screened: Bitboard,
+) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for x in (clear | screened) & lines(sq) {
+        let screens = (between(sq, x) & occ).count();
+        if screens == u32::from(screened.contains(x)) {
+            out.set(x);
+        }
+    }
+    out
+}
+
+/// `ROT_BITS[sq]`: the bit of `sq` in the file-major layout (`1 << rot_index(sq)`).
+static ROT_BITS: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = 1u128 << rot_index(Square::from_index(i));
+        i += 1;
+    }
+    t
+};
+
+/// The bit of `sq` in the file-major layout.
+#[inline]
+pub fn rot_bit(sq: Square) -> u128 {
+    ROT_BITS[sq as usize]
+}
+
 /// The other points of the rank and the file of `sq` (where a rook or cannon attacking it
 /// stands).
 #[inline]
@@ -628,7 +665,8 @@ pub const TABLE_BYTES: usize = std::mem::size_of::<[[u16; 512]; 9]>() * 2
     + std::mem::size_of::<[[Bitboard; 90]; 2]>() * 2
     + std::mem::size_of::<[[Bitboard; 90]; 90]>()
     + std::mem::size_of::<[[Bitboard; 90]; 4]>()
-    + std::mem::size_of::<[[Bitboard; 90]; 2]>();
+    + std::mem::size_of::<[[Bitboard; 90]; 2]>()
+    + std::mem::size_of::<[u128; 90]>();
 
 #[cfg(test)]
 mod tests {

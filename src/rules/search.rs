@@ -154,8 +154,8 @@ fn for_each_evasion<F: FnMut(Square, Bitboard)>(q: &Position, ev: &Evasions, mut
     let them = q.by_color(!us);
     let occ = q.occupied();
     let rot = q.occupied_rotated();
-    // (Rooks and cannons stay on their rank and file.)
-    let cross = |sq: Square| Bitboard::file(sq.file()) | Bitboard::rank(sq.rank());
+    // (Rooks and cannons stay on their rank and file; their own point is no target.)
+    let cross = attacks::lines;
     for sq in q.pieces(us, Role::Rook) {
         let a = ev.allowed(sq) & cross(sq);
         if a.any() {
@@ -376,16 +376,31 @@ pub fn checking_moves(pos: &Position) -> MoveList {
             }
         }
     };
+    // A piece that uncovers nothing can only check by landing on a checking point of its role
+    // or on a screen point: pieces that reach none of them even on an empty board are skipped.
+    let may = |sq: Square, reach: Bitboard, direct: Bitboard| {
+        discover.contains(sq) || (reach & (direct | screen)).any()
+    };
     for sq in pos.pieces(us, Role::Rook) {
-        emit(sq, attacks::rook_attacks(sq, occ, rot) - own, rook_checks);
+        if may(sq, attacks::lines(sq), rook_checks) {
+            emit(sq, attacks::rook_attacks(sq, occ, rot) - own, rook_checks);
+        }
     }
     for sq in pos.pieces(us, Role::Cannon) {
-        let quiet = attacks::rook_attacks(sq, occ, rot) - occ;
-        let targets = quiet | (attacks::cannon_attacks(sq, occ, rot) & them);
-        emit(sq, targets, cannon_checks);
+        if may(sq, attacks::lines(sq), cannon_checks) {
+            let quiet = attacks::rook_attacks(sq, occ, rot) - occ;
+            let targets = quiet | (attacks::cannon_attacks(sq, occ, rot) & them);
+            emit(sq, targets, cannon_checks);
+        }
     }
     for sq in own_horses {
-        emit(sq, attacks::horse_attacks(sq, occ) - own, horse_checks);
+        if may(
+            sq,
+            attacks::horse_attacks(sq, Bitboard::EMPTY),
+            horse_checks,
+        ) {
+            emit(sq, attacks::horse_attacks(sq, occ) - own, horse_checks);
+        }
     }
     for sq in pos.pieces(us, Role::Pawn) {
         emit(sq, attacks::pawn_attacks(us, sq) - own, pawn_checks);
@@ -399,17 +414,27 @@ pub fn checking_moves(pos: &Position) -> MoveList {
         discover
     };
     for sq in pos.pieces(us, Role::Elephant) & quiet_ones {
-        emit(
+        if may(
             sq,
-            attacks::elephant_attacks(sq, occ) - own,
+            attacks::elephant_attacks(sq, Bitboard::EMPTY),
             Bitboard::EMPTY,
-        );
+        ) {
+            emit(
+                sq,
+                attacks::elephant_attacks(sq, occ) - own,
+                Bitboard::EMPTY,
+            );
+        }
     }
     for sq in pos.pieces(us, Role::Advisor) & quiet_ones {
-        emit(sq, attacks::advisor_attacks(sq) - own, Bitboard::EMPTY);
+        if may(sq, attacks::advisor_attacks(sq), Bitboard::EMPTY) {
+            emit(sq, attacks::advisor_attacks(sq) - own, Bitboard::EMPTY);
+        }
     }
     for sq in pos.pieces(us, Role::King) & quiet_ones {
-        emit(sq, attacks::king_attacks(sq) - own, Bitboard::EMPTY);
+        if may(sq, attacks::king_attacks(sq), Bitboard::EMPTY) {
+            emit(sq, attacks::king_attacks(sq) - own, Bitboard::EMPTY);
+        }
     }
     debug_assert_eq!(out, checking_moves_by_play(pos), "{}", pos.fen());
     out
@@ -711,8 +736,8 @@ fn mate_in(
     if depth > 1 {
         complete = true;
         for &m in checks {
-            let q = &pos.after(m);
-            let mut replies = table.legal_replies(q);
+            let mut q = pos.after(m);
+            let mut replies = table.legal_replies(&q);
             // Likely escapes first: captures (of the checker), then general moves.
             let ksq = q.king(q.turn());
             replies.sort_by_key(|r| (q.piece_at(r.to).is_none(), r.from != ksq));
@@ -728,14 +753,16 @@ fn mate_in(
                     complete &= snone == u8::MAX;
                     break;
                 }
-                let s = q.after(r);
-                let next = table.checking_moves(&s);
+                // (Played and taken back on `q`: cheaper than a copy.)
+                let undo = q.play_unchecked(r);
+                let next = table.checking_moves(&q);
                 if next.is_empty() {
-                    table.put(s.key(), None, Some(u8::MAX));
+                    table.put(q.key(), None, Some(u8::MAX));
                     all = false;
                     break;
                 }
-                let (smate, scomplete) = mate_in(&s, &next, depth - 1, budget, table)?;
+                let (smate, scomplete) = mate_in(&q, &next, depth - 1, budget, table)?;
+                q.undo(r, undo);
                 if !smate {
                     all = false;
                     complete &= scomplete;
