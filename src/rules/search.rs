@@ -625,14 +625,16 @@ impl MateTable {
 
     /// Whether the opponent has a legal move after `m` ([`has_legal_reply`]), from the stored
     /// replies when they are known.
-    fn has_reply_after(&mut self, pos: &Position, m: Move) -> bool {
+    fn has_reply_after(&mut self, pos: &mut Position, m: Move) -> bool {
         let key = pos.key_after(m);
         match self.map.get(&key) {
             Some(e) if e.replies.len != ABSENT => return e.replies.len > 0,
             Some(e) if e.has_move != 0 => return e.has_move == 2,
             _ => {}
         }
-        let has = has_legal_reply(&pos.after(m));
+        let undo = pos.play_unchecked(m);
+        let has = has_legal_reply(pos);
+        pos.undo(m, undo);
         self.make_room(0);
         self.map.entry(key).or_insert(EMPTY_ENTRY).has_move = if has { 2 } else { 1 };
         has
@@ -687,9 +689,11 @@ pub fn mate_by_checks_with(
     // Deepening 1, 2, then the cap: mates in one or two are found cheaply; deeper iterations
     // one by one would search the same long lines of checks again and again.
     let mut depth = none;
+    // (The search plays its moves on this copy and takes them back.)
+    let mut scratch = *pos;
     while depth < cap {
         depth = if depth >= SHALLOW { cap } else { depth + 1 };
-        let (mate, complete) = mate_in(pos, &checks, depth, budget, table)?;
+        let (mate, complete) = mate_in(&mut scratch, &checks, depth, true, budget, table)?;
         if mate {
             return Ok(true);
         }
@@ -706,19 +710,24 @@ pub fn mate_by_checks_with(
 /// after which there is no mate at any depth (so deeper searches need not be tried). The table
 /// records complete answers as "no mate within `u8::MAX`".
 fn mate_in(
-    pos: &Position,
+    pos: &mut Position,
     checks: &MoveList,
     depth: u8,
+    look_up: bool,
     budget: &mut Budget,
     table: &mut MateTable,
 ) -> Result<(bool, bool), Exhausted> {
     let key = pos.key();
-    let (mate, none) = table.get(key);
-    if mate <= depth {
-        return Ok((true, true));
-    }
-    if none >= depth {
-        return Ok((false, none == u8::MAX));
+    // (A caller that has just looked the position up, and found it undecided at this depth,
+    // passes `look_up == false`.)
+    if look_up {
+        let (mate, none) = table.get(key);
+        if mate <= depth {
+            return Ok((true, true));
+        }
+        if none >= depth {
+            return Ok((false, none == u8::MAX));
+        }
     }
     // Mate in one first: it needs no replies searched (only whether there is one, known from
     // the table when the replies were listed before).
@@ -736,15 +745,18 @@ fn mate_in(
     if depth > 1 {
         complete = true;
         for &m in checks {
-            let mut q = pos.after(m);
-            let mut replies = table.legal_replies(&q);
+            // The check and each reply are played on `pos` and taken back; `pos` is restored
+            // before the next check (an early error leaves it to be thrown away).
+            let check = pos.play_unchecked(m);
+            let q = &*pos;
+            let mut replies = table.legal_replies(q);
             // Likely escapes first: captures (of the checker), then general moves.
             let ksq = q.king(q.turn());
             replies.sort_by_key(|r| (q.piece_at(r.to).is_none(), r.from != ksq));
             let mut all = true;
             for r in replies {
                 budget.tick()?;
-                let (smate, snone) = table.get(q.key_after(r));
+                let (smate, snone) = table.get(pos.key_after(r));
                 if smate < depth {
                     continue;
                 }
@@ -753,22 +765,25 @@ fn mate_in(
                     complete &= snone == u8::MAX;
                     break;
                 }
-                // (Played and taken back on `q`: cheaper than a copy.)
-                let undo = q.play_unchecked(r);
-                let next = table.checking_moves(&q);
+                let reply = pos.play_unchecked(r);
+                let next = table.checking_moves(pos);
                 if next.is_empty() {
-                    table.put(q.key(), None, Some(u8::MAX));
+                    table.put(pos.key(), None, Some(u8::MAX));
+                    pos.undo(r, reply);
                     all = false;
                     break;
                 }
-                let (smate, scomplete) = mate_in(&q, &next, depth - 1, budget, table)?;
-                q.undo(r, undo);
+                // Looked up just above (`checking_moves` changes no mate fact; when it makes
+                // room, nothing is known at all).
+                let (smate, scomplete) = mate_in(pos, &next, depth - 1, false, budget, table)?;
+                pos.undo(r, reply);
                 if !smate {
                     all = false;
                     complete &= scomplete;
                     break;
                 }
             }
+            pos.undo(m, check);
             if all {
                 table.put(key, Some(depth), None);
                 return Ok((true, true));
