@@ -455,3 +455,26 @@ fn games_without_tags_after_a_result_are_separate_games() {
         "[Event \"x\"]\n1. h2e2 h9g7 1-0\nA note after the result.\n1. is a numbered remark\n";
     assert_eq!(pgn::read_str(text, "note.pgn").len(), 1);
 }
+
+/// A DhtmlXQ field may span lines; the PGN written from it keeps each tag on one line (line
+/// breaks become spaces), so the PGN reads back as one game with the same moves. Found by the
+/// `records` fuzz target.
+#[test]
+fn multi_line_tag_values_stay_one_pgn_tag() {
+    let text = "[DhtmlXQ]\n[DhtmlXQ_event]Open\n[Black \"x\"]\nround 2[/DhtmlXQ_event]\n\
+                [DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\n[/DhtmlXQ]\n";
+    let games = dhtmlxq::read_str(text, "multi-line");
+    assert_eq!(games.len(), 1);
+    assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    let event = games[0].game.tags.iter().find(|(k, _)| k == "Event").unwrap();
+    assert!(event.1.contains('\n'), "{event:?}");
+    for notation in [record::Notation::Iccs, record::Notation::Chinese] {
+        let out = pgn::write_games([&games[0].game], notation);
+        let back = pgn::read_str(&out, "pgn");
+        assert_eq!(back.len(), 1, "{out}");
+        assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+        assert_eq!(iccs(&back[0].game), iccs(&games[0].game));
+        let event = back[0].game.tags.iter().find(|(k, _)| k == "Event").unwrap();
+        assert_eq!(event.1, "Open [Black \"x\"] round 2");
+    }
+}

@@ -94,14 +94,12 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     // 参考图43 and four AXF cases, where the book counts the under-protected piece as chased.
     "图21",
     "图22",
-    "图25",
     // 图29: natures as the book; the transcribed moves never repeat a position (no cycle).
     "图29",
     "图30",
     "参考图1",
     "参考图13",
     "参考图15",
-    "参考图27",
     "参考图35",
     "参考图39",
     "参考图41",
@@ -437,6 +435,20 @@ fn a_counter_win_the_opponent_already_had_does_not_make_a_capture_unsafe() {
     let n = cxa("5k3/4a4/9/P8/5r3/9/2p4R1/9/4A4/4K4 b", "f5f6");
     assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
     assert_eq!(target_squares(&n), ["a6"]);
+}
+
+#[test]
+fn a_capture_costing_as_much_as_it_gains_still_chases() {
+    // RULES.md §2: the only protector does not chase when the capture "costs more than it
+    // gains". The rook comes to c5: it attacks the unrooted horse on c7 and is the only
+    // protector of its cannon on a5, which the black rook would then take: horse for cannon,
+    // an equal cost, so still a chase (图28).
+    let n = cxa("r3k4/9/2n6/9/C6R1/9/3P5/9/9/3K5 w", "h5c5");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert_eq!(target_squares(&n), ["c7"]);
+    // Protecting a rook instead, the capture would cost more than the horse: idle.
+    let n = cxa("r3k4/9/2n6/9/R6R1/9/3P5/9/9/3K5 w", "h5c5");
+    assert_eq!(n.kind, NatureKind::Idle);
 }
 
 #[test]

@@ -979,8 +979,21 @@ fn unescape(v: &str) -> String {
     out
 }
 
+/// A tag value as PGN writes it: `\\` and `"` escaped, and line breaks (which a PGN tag cannot
+/// hold, but a DhtmlXQ or XQF field can) written as spaces, so that the tag stays one line.
 fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::with_capacity(v.len());
+    let mut chars = v.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' | '\n' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The value of the `Format` tag for a notation.

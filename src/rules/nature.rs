@@ -630,6 +630,14 @@ impl<'p> Analyzer<'p> {
     /// Safety and cost of a winning capture: the capturer's side is not mated right after it, and
     /// what the opponent can newly win elsewhere (the capturer left a piece it protected or
     /// shielded) does not eat up the gain.
+    ///
+    /// The cost rule reads RULES.md §2 (special cases) literally: a chasing piece that is the
+    /// only protector of something does not chase when carrying out the capture *costs more
+    /// than it gains*. A cost equal to the gain (a horse won, a cannon lost) leaves the threat
+    /// a chase (the first member of the pair; the second, the capture can really be made now,
+    /// still needs a net gain). The book rules a rook that attacks an unrooted horse while it
+    /// is the only protector of its cannon a chase (图28: 捉无根马), and a rook that gives a
+    /// cannon joint chase of a horse whose capture leaves a pawn unprotected a chase (图25).
     fn capture_is_sound(
         &mut self,
         q: &Position,
@@ -692,7 +700,7 @@ impl<'p> Analyzer<'p> {
         };
         let after = self.best_capture(&r, Some(m.to));
         let gain = self.scalar(v);
-        Ok((gain - (after - base).max(0) > 0, gain - after > 0))
+        Ok((gain - (after - base).max(0) >= 0, gain - after > 0))
     }
 
     /// Safety (RULES.md §2.5) of a win by checks: after the check `m` and any reply, the
