@@ -466,7 +466,12 @@ fn multi_line_tag_values_stay_one_pgn_tag() {
     let games = dhtmlxq::read_str(text, "multi-line");
     assert_eq!(games.len(), 1);
     assert!(games[0].error.is_none(), "{:?}", games[0].error);
-    let event = games[0].game.tags.iter().find(|(k, _)| k == "Event").unwrap();
+    let event = games[0]
+        .game
+        .tags
+        .iter()
+        .find(|(k, _)| k == "Event")
+        .unwrap();
     assert!(event.1.contains('\n'), "{event:?}");
     for notation in [record::Notation::Iccs, record::Notation::Chinese] {
         let out = pgn::write_games([&games[0].game], notation);
@@ -474,7 +479,12 @@ fn multi_line_tag_values_stay_one_pgn_tag() {
         assert_eq!(back.len(), 1, "{out}");
         assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
         assert_eq!(iccs(&back[0].game), iccs(&games[0].game));
-        let event = back[0].game.tags.iter().find(|(k, _)| k == "Event").unwrap();
+        let event = back[0]
+            .game
+            .tags
+            .iter()
+            .find(|(k, _)| k == "Event")
+            .unwrap();
         assert_eq!(event.1, "Open [Black \"x\"] round 2");
     }
 }

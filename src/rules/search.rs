@@ -589,15 +589,14 @@ impl MateTable {
         }
     }
 
-    fn list(&self, span: Span) -> Option<MoveList> {
+    fn list(&self, span: Span) -> Option<Moves> {
         if span.len == ABSENT {
             return None;
         }
         let start = span.start as usize;
-        let mut out = MoveList::new();
-        out.try_extend_from_slice(&self.arena[start..start + span.len as usize])
-            .expect("at most 128 moves");
-        Some(out)
+        Some(Moves::from_slice(
+            &self.arena[start..start + span.len as usize],
+        ))
     }
 
     fn store(&mut self, list: &MoveList) -> Span {
@@ -610,17 +609,17 @@ impl MateTable {
     }
 
     /// [`checking_moves`] of `pos`, generated once.
-    pub fn checking_moves(&mut self, pos: &Position) -> MoveList {
+    pub fn checking_moves(&mut self, pos: &Position) -> Moves {
         let key = pos.key();
         if let Some(l) = self.map.get(&key).and_then(|e| self.list(e.checks)) {
-            debug_assert_eq!(l, checking_moves(pos));
+            debug_assert_eq!(&l[..], &checking_moves(pos)[..]);
             return l;
         }
         let l = checking_moves(pos);
         self.make_room(l.len());
         let span = self.store(&l);
         self.map.entry(key).or_insert(EMPTY_ENTRY).checks = span;
-        l
+        Moves::from_slice(&l)
     }
 
     /// Whether the opponent has a legal move after `m` ([`has_legal_reply`]), from the stored
@@ -641,10 +640,10 @@ impl MateTable {
     }
 
     /// [`legal_replies`] of `pos` (exactly [`Position::legal_moves`]), generated once.
-    pub fn legal_replies(&mut self, pos: &Position) -> MoveList {
+    pub fn legal_replies(&mut self, pos: &Position) -> Moves {
         let key = pos.key();
         if let Some(l) = self.map.get(&key).and_then(|e| self.list(e.replies)) {
-            debug_assert_eq!(l, pos.legal_moves());
+            debug_assert_eq!(&l[..], &pos.legal_moves()[..]);
             return l;
         }
         let l = legal_replies(pos);
@@ -652,7 +651,74 @@ impl MateTable {
         self.make_room(l.len());
         let span = self.store(&l);
         self.map.entry(key).or_insert(EMPTY_ENTRY).replies = span;
-        l
+        Moves::from_slice(&l)
+    }
+}
+
+/// A list of moves handed out by the [`MateTable`]: most lists of checks and replies are short
+/// and are kept by value (cheap to move), longer ones on the heap.
+#[derive(Clone, Debug)]
+pub enum Moves {
+    Short(arrayvec::ArrayVec<Move, 24>),
+    Long(Vec<Move>),
+}
+
+impl Moves {
+    fn from_slice(moves: &[Move]) -> Moves {
+        let mut short = arrayvec::ArrayVec::new();
+        if short.try_extend_from_slice(moves).is_ok() {
+            Moves::Short(short)
+        } else {
+            Moves::Long(moves.to_vec())
+        }
+    }
+}
+
+impl std::ops::Deref for Moves {
+    type Target = [Move];
+    #[inline]
+    fn deref(&self) -> &[Move] {
+        match self {
+            Moves::Short(v) => v,
+            Moves::Long(v) => v,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Moves {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [Move] {
+        match self {
+            Moves::Short(v) => v,
+            Moves::Long(v) => v,
+        }
+    }
+}
+
+/// The moves of a [`Moves`], in order.
+pub struct MovesIter {
+    moves: Moves,
+    next: usize,
+}
+
+impl Iterator for MovesIter {
+    type Item = Move;
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        let m = self.moves.get(self.next).copied();
+        self.next += 1;
+        m
+    }
+}
+
+impl IntoIterator for Moves {
+    type Item = Move;
+    type IntoIter = MovesIter;
+    fn into_iter(self) -> MovesIter {
+        MovesIter {
+            moves: self,
+            next: 0,
+        }
     }
 }
 
@@ -711,7 +777,7 @@ pub fn mate_by_checks_with(
 /// records complete answers as "no mate within `u8::MAX`".
 fn mate_in(
     pos: &mut Position,
-    checks: &MoveList,
+    checks: &[Move],
     depth: u8,
     look_up: bool,
     budget: &mut Budget,
