@@ -525,9 +525,9 @@ const fn by_blockers(dirs: &[Blockables; 90], ortho: bool) -> [[Bitboard; 16]; 9
         let sq = Square::from_index(i);
         // The blocker of each index bit, in the order of the index.
         let deltas: [(i32, i32); 4] = if ortho {
-            [(0, -1), (-1, 0), (1, 0), (0, 1)]
+            [(0, -1), (-1, 0), (0, 1), (1, 0)]
         } else {
-            [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+            [(-1, -1), (-1, 1), (1, -1), (1, 1)]
         };
         let mut idx = 0;
         while idx < 16 {
@@ -559,18 +559,21 @@ const fn by_blockers(dirs: &[Blockables; 90], ortho: bool) -> [[Bitboard; 16]; 9
 }
 
 /// The occupancy of the four orthogonal neighbours of `sq` as a 4-bit index (below, left,
-/// right, above). Off-board neighbours give arbitrary bits, which the tables ignore.
+/// above, right). Off-board neighbours give arbitrary bits, which the tables ignore. The four
+/// bits (0, 8, 10 and 18 once the board is shifted so that `sq` sits at bit 9) are gathered by
+/// one multiplication: each lands on its own bit of the index, with no carries.
 #[inline]
 pub fn orthogonal_index(sq: Square, occ: Bitboard) -> usize {
-    let x = ((occ.0 << 9) >> sq as u32) as u32;
-    ((x & 1) | (x >> 7 & 2) | (x >> 8 & 4) | (x >> 15 & 8)) as usize
+    let x = ((occ.0 << 9) >> sq as u32) as u64 & 0x4_0501;
+    ((x * 0x1_0205) >> 16 & 15) as usize
 }
 
-/// The occupancy of the four diagonal neighbours of `sq` as a 4-bit index.
+/// The occupancy of the four diagonal neighbours of `sq` as a 4-bit index (below left, above
+/// left, below right, above right), gathered like [`orthogonal_index`] (bits 0, 2, 18, 20).
 #[inline]
 pub fn diagonal_index(sq: Square, occ: Bitboard) -> usize {
-    let x = ((occ.0 << 10) >> sq as u32) as u32;
-    ((x & 1) | (x >> 1 & 2) | (x >> 16 & 4) | (x >> 17 & 8)) as usize
+    let x = ((occ.0 << 10) >> sq as u32) as u64 & 0x14_0005;
+    ((x * 0x2_0019) >> 17 & 15) as usize
 }
 
 static HORSE_BY_LEGS: [[Bitboard; 16]; 90] = by_blockers(&HORSE_MOVES, true);

@@ -172,28 +172,29 @@ fn for_each_evasion<F: FnMut(Square, Bitboard)>(q: &Position, ev: &Evasions, mut
             );
         }
     }
+    // (Pieces whose steps miss every allowed point even on an empty board are skipped.)
     for sq in q.pieces(us, Role::Horse) {
-        let a = ev.allowed(sq);
+        let a = ev.allowed(sq) & attacks::horse_attacks(sq, Bitboard::EMPTY);
         if a.any() {
             f(sq, (attacks::horse_attacks(sq, occ) - own) & a);
         }
     }
     for sq in q.pieces(us, Role::Pawn) {
-        let a = ev.allowed(sq);
+        let a = ev.allowed(sq) & attacks::pawn_attacks(us, sq);
         if a.any() {
-            f(sq, (attacks::pawn_attacks(us, sq) - own) & a);
+            f(sq, a - own);
         }
     }
     for sq in q.pieces(us, Role::Elephant) {
-        let a = ev.allowed(sq);
+        let a = ev.allowed(sq) & attacks::elephant_attacks(sq, Bitboard::EMPTY);
         if a.any() {
             f(sq, (attacks::elephant_attacks(sq, occ) - own) & a);
         }
     }
     for sq in q.pieces(us, Role::Advisor) {
-        let a = ev.allowed(sq);
+        let a = ev.allowed(sq) & attacks::advisor_attacks(sq);
         if a.any() {
-            f(sq, (attacks::advisor_attacks(sq) - own) & a);
+            f(sq, a - own);
         }
     }
     for sq in q.pieces(us, Role::King) {
