@@ -285,21 +285,15 @@ pub fn checking_moves(pos: &Position) -> MoveList {
 
     // Lines from the enemy general: the first two pieces on each may uncover a check; empty
     // points in front of an own cannon that faces it make a screen when a piece lands there.
-    let mut discover = Bitboard::EMPTY;
+    // (The first pieces are where the rook's lines from the general stop, the second ones
+    // where the cannon's do.)
+    let r1 = attacks::rook_attacks(ksq, occ, rot);
+    let first = r1 & occ;
+    let mut discover = first | attacks::cannon_attacks(ksq, occ, rot);
     let mut screen = Bitboard::EMPTY;
     let own_cannons = pos.pieces(us, Role::Cannon);
-    for d in 0..4 {
-        let on = attacks::ray(d, ksq) & occ;
-        let Some(p1) = attacks::nearest_on_ray(d, on) else {
-            continue;
-        };
-        discover |= Bitboard::from_square(p1);
-        if own_cannons.contains(p1) {
-            screen |= attacks::between(ksq, p1);
-        }
-        if let Some(p2) = attacks::nearest_on_ray(d, on.without(p1)) {
-            discover |= Bitboard::from_square(p2);
-        }
+    for p1 in first & own_cannons {
+        screen |= attacks::between(ksq, p1);
     }
     let own_horses = pos.pieces(us, Role::Horse);
     for leg in attacks::horse_attackers(ksq) {
@@ -310,12 +304,11 @@ pub fn checking_moves(pos: &Position) -> MoveList {
     discover &= own;
 
     // Points from which each role checks directly (for a piece not in `discover`).
-    let r1 = attacks::rook_attacks(ksq, occ, rot);
     let mut occ2 = occ;
     let mut rot2 = rot;
-    for b in r1 & occ {
+    for b in first {
         occ2.clear(b);
-        rot2 &= !(1u128 << attacks::rot_index(b));
+        rot2 &= !attacks::rot_bit(b);
     }
     let rook_checks = r1;
     let cannon_checks = attacks::rook_attacks(ksq, occ2, rot2) - r1;
