@@ -488,3 +488,43 @@ fn multi_line_tag_values_stay_one_pgn_tag() {
         assert_eq!(event.1, "Open [Black \"x\"] round 2");
     }
 }
+
+/// A run of eight or more non-ASCII characters glued into one word of an ICCS game is an error
+/// naming the text, not a panic on a byte that is not a character boundary (found by the
+/// `records` fuzz target).
+#[test]
+fn non_ascii_words_in_an_iccs_game_are_errors() {
+    for body in ["1. h2e2 h9g7 2. é炮二平五马８进７炮", "1. h2e2 炮二平五马８进７炮"] {
+        let text = format!("[Format \"ICCS\"]\n\n{body}\n");
+        let games = pgn::read_str(&text, "iccs");
+        assert_eq!(games.len(), 1);
+        let e = games[0].error.as_ref().expect("an error");
+        assert!(e.to_string().contains('炮') || e.to_string().contains('é'), "{e}");
+    }
+}
+
+/// Text after the result that looks like the start of another game (move 1, or a tag pair) is
+/// written so that it reads back as the same game's trailing text, not as a new game (found by
+/// the `records` fuzz target).
+#[test]
+fn trailing_text_that_looks_like_a_game_stays_trailing_text() {
+    let text = "[FEN \"3rkab2/4a4/4b4/8p/p7c/2R6/4c3n/N3C3B/4A4/2BA1K3 b - - 0 1\"]*\n\
+                1. foo\n4. bar\n1-0\n";
+    let games = pgn::read_str(text, "trailing");
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    let trailing = games[0].game.trailing_text.clone().expect("trailing text");
+    for notation in [record::Notation::Iccs, record::Notation::Chinese] {
+        let out = pgn::write_games([&games[0].game], notation);
+        let back = pgn::read_str(&out, "pgn");
+        assert_eq!(back.len(), 1, "{out}");
+        assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+        let again = back[0].game.trailing_text.clone().expect("trailing text");
+        // The words survive; only line breaks before would-be game starts became spaces.
+        assert_eq!(
+            again.split_whitespace().collect::<Vec<_>>(),
+            trailing.split_whitespace().collect::<Vec<_>>(),
+            "{out}"
+        );
+    }
+}
