@@ -378,10 +378,9 @@ impl<'p> Analyzer<'p> {
     /// Pieces of `by` that could move onto `s` by their own movement (ignoring pins).
     fn pseudo_capturers(pos: &Position, s: Square, by: Color) -> Bitboard {
         let occ = pos.occupied();
-        let rot = pos.occupied_rotated();
         let mine = pos.by_color(by);
-        let mut out = attacks::rook_attacks(s, occ, rot) & pos.by_role(Role::Rook);
-        out |= attacks::cannon_attacks(s, occ, rot) & pos.by_role(Role::Cannon);
+        let (rooks, cannons) = (pos.pieces(by, Role::Rook), pos.pieces(by, Role::Cannon));
+        let mut out = attacks::slider_attackers(s, occ, rooks, cannons);
         out |= attacks::horse_attacker_squares(s, occ) & pos.by_role(Role::Horse);
         out |= attacks::pawn_attackers(by, s) & pos.by_role(Role::Pawn);
         if Bitboard::palace(by).contains(s) {
@@ -414,27 +413,8 @@ impl<'p> Analyzer<'p> {
     /// Static exchange on `s`: the side to move may capture there (or stop). Returns its best
     /// balance (never below zero: it may stand pat) and the principal line of capturing squares.
     fn see(&mut self, pos: &Position, s: Square, depth: u32) -> (Mat, ArrayVec<Square, 8>) {
-        let mut best = Mat::default();
-        let mut best_line = ArrayVec::new();
-        if depth >= 8 {
-            return (best, best_line);
-        }
-        let Some(target) = pos.piece_at(s) else {
-            return (best, best_line);
-        };
-        let gain = self.mat(target);
-        for m in Self::captures_to(pos, s) {
-            let q = pos.after(m);
-            let (reply, line) = self.see(&q, s, depth + 1);
-            let v = gain - reply;
-            if self.scalar(v) > self.scalar(best) {
-                best = v;
-                best_line.clear();
-                best_line.push(m.from);
-                let _ = best_line.try_extend_from_slice(&line[..line.len().min(7)]);
-            }
-        }
-        (best, best_line)
+        let mut scratch = *pos;
+        self.see_in(&mut scratch, s, depth)
     }
 
     /// The balance for the side to move of the capture `m` (onto `s`) followed by the best
@@ -449,26 +429,28 @@ impl<'p> Analyzer<'p> {
         let s = m.to;
         let target = pos.piece_at(s).expect("capture");
         let mover = pos.piece_at(m.from).expect("capturer");
-        let r = pos.after(m);
+        let mut r = pos.after(m);
         let mut best_reply = Mat::default();
         let mut line: ArrayVec<Square, 8> = ArrayVec::new();
         line.push(m.from);
         let mut recapturable = false;
         let mut best_sub_line: ArrayVec<Square, 8> = ArrayVec::new();
         for rm in Self::captures_to(&r, s) {
-            let r2 = r.after(rm);
-            if refute
+            // (Played and taken back on `r`: cheaper than copies.)
+            let undo = r.play_unchecked(rm);
+            let refuted = refute
                 && search::mate_by_checks_with(
-                    &r2,
+                    &r,
                     self.profile.refutation_mate_cap,
                     &mut self.budget,
                     &mut self.mates,
-                )?
-            {
+                )?;
+            let exchange = (!refuted).then(|| self.see_in(&mut r, s, 2));
+            r.undo(rm, undo);
+            let Some((ours, sub)) = exchange else {
                 continue;
-            }
+            };
             recapturable = true;
-            let (ours, sub) = self.see(&r2, s, 2);
             let v = self.mat(mover) - ours;
             if self.scalar(v) > self.scalar(best_reply) {
                 best_reply = v;
@@ -2167,4 +2149,33 @@ fn attacked_squares(pos: &Position, pieces: Bitboard) -> Bitboard {
         };
     }
     out
+}
+
+impl Analyzer<'_> {
+    /// [`Analyzer::see`] on a position it plays the captures on and takes them back (it is
+    /// left as it was): no copy per capture.
+    fn see_in(&mut self, pos: &mut Position, s: Square, depth: u32) -> (Mat, ArrayVec<Square, 8>) {
+        let mut best = Mat::default();
+        let mut best_line = ArrayVec::new();
+        if depth >= 8 {
+            return (best, best_line);
+        }
+        let Some(target) = pos.piece_at(s) else {
+            return (best, best_line);
+        };
+        let gain = self.mat(target);
+        for m in Self::captures_to(pos, s) {
+            let undo = pos.play_unchecked(m);
+            let (reply, line) = self.see_in(pos, s, depth + 1);
+            pos.undo(m, undo);
+            let v = gain - reply;
+            if self.scalar(v) > self.scalar(best) {
+                best = v;
+                best_line.clear();
+                best_line.push(m.from);
+                let _ = best_line.try_extend_from_slice(&line[..line.len().min(7)]);
+            }
+        }
+        (best, best_line)
+    }
 }
