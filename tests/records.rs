@@ -552,3 +552,28 @@ fn duplicate_format_tags_do_not_survive_conversion() {
         assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
     }
 }
+
+/// Tag names from other formats that PGN cannot hold as they are (a name not starting with a
+/// letter, or holding spaces, quotes or brackets) are written so that each reads back as a tag of
+/// the same game (found by the `records` fuzz target).
+#[test]
+fn odd_tag_names_are_written_as_tags() {
+    let mut game = pgn::read_str("1. h2e2 h9g7 *\n", "odd").remove(0).game;
+    game.tags.push(("(date".into(), "2026".into()));
+    game.tags.push(("my \"odd\" [name]".into(), "v".into()));
+    game.tags.push(("".into(), "empty".into()));
+    let out = pgn::write_games([&game], record::Notation::Iccs);
+    let back = pgn::read_str(&out, "pgn");
+    assert_eq!(back.len(), 1, "{out}");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    let tags: Vec<(&str, &str)> = back[0]
+        .game
+        .tags
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    assert!(tags.contains(&("X(date", "2026")), "{tags:?}");
+    assert!(tags.contains(&("my__odd___name_", "v")), "{tags:?}");
+    assert!(tags.contains(&("X", "empty")), "{tags:?}");
+    assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
+}

@@ -998,6 +998,22 @@ fn escape(v: &str) -> String {
     out
 }
 
+/// Writes a tag name so that it reads back as one: a name from another format (a DhtmlXQ or XQF
+/// field) may hold spaces, quotes or brackets, which become `_`, or start with something other
+/// than a letter, which gets an `X` in front (a line `[(x "..."]` would not be read as a tag).
+fn push_tag_name(name: &str, out: &mut String) {
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        out.push('X');
+    }
+    out.extend(name.chars().map(|c| {
+        if c.is_whitespace() || c.is_control() || matches!(c, '"' | '[' | ']') {
+            '_'
+        } else {
+            c
+        }
+    }));
+}
+
 /// The value of the `Format` tag for a notation.
 pub fn format_tag(notation: Notation) -> &'static str {
     match notation {
@@ -1019,7 +1035,7 @@ pub fn write_game(game: &Game, notation: Notation, out: &mut String) {
     }
     for (k, v) in &tags {
         out.push('[');
-        out.push_str(k);
+        push_tag_name(k, out);
         out.push_str(" \"");
         out.push_str(&escape(v));
         out.push_str("\"]\n");
