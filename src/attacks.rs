@@ -233,6 +233,75 @@ static BETWEEN: [[Bitboard; 90]; 90] = {
     t
 };
 
+/// `LINES[sq]`: the other points of the rank and the file of `sq`; `FILE_LINES[sq]`: those of
+/// its file alone.
+static LINES: [[Bitboard; 90]; 2] = {
+    let mut t = [[Bitboard::EMPTY; 90]; 2];
+    let mut i = 0;
+    while i < 90 {
+        let mut d = 0;
+        while d < 4 {
+            t[0][i].0 |= RAYS[d][i].0;
+            if d < 2 {
+                t[1][i].0 |= RAYS[d][i].0;
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Pieces among `clear` that attack `sq` along a clear line, and among `screened` those that
+/// attack it over exactly one screen (cannons), with the occupancy `occ`. Only the pieces on
+/// the lines of `sq` are looked at, each by counting the pieces between: there are few.
+#[inline]
+pub fn slider_attackers(
+    sq: Square,
+    occ: Bitboard,
+    clear: Bitboard,
+    screened: Bitboard,
+) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for x in (clear | screened) & lines(sq) {
+        let screens = (between(sq, x) & occ).count();
+        if screens == u32::from(screened.contains(x)) {
+            out.set(x);
+        }
+    }
+    out
+}
+
+/// `ROT_BITS[sq]`: the bit of `sq` in the file-major layout (`1 << rot_index(sq)`).
+static ROT_BITS: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = 1u128 << rot_index(Square::from_index(i));
+        i += 1;
+    }
+    t
+};
+
+/// The bit of `sq` in the file-major layout.
+#[inline]
+pub fn rot_bit(sq: Square) -> u128 {
+    ROT_BITS[sq as usize]
+}
+
+/// The other points of the rank and the file of `sq` (where a rook or cannon attacking it
+/// stands).
+#[inline]
+pub fn lines(sq: Square) -> Bitboard {
+    LINES[0][sq as usize]
+}
+
+/// The other points of the file of `sq` (where a facing general stands).
+#[inline]
+pub fn file_line(sq: Square) -> Bitboard {
+    LINES[1][sq as usize]
+}
+
 /// The points strictly between `a` and `b` when they share a rank or file (empty otherwise).
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
@@ -456,9 +525,9 @@ const fn by_blockers(dirs: &[Blockables; 90], ortho: bool) -> [[Bitboard; 16]; 9
         let sq = Square::from_index(i);
         // The blocker of each index bit, in the order of the index.
         let deltas: [(i32, i32); 4] = if ortho {
-            [(0, -1), (-1, 0), (1, 0), (0, 1)]
+            [(0, -1), (-1, 0), (0, 1), (1, 0)]
         } else {
-            [(-1, -1), (1, -1), (-1, 1), (1, 1)]
+            [(-1, -1), (-1, 1), (1, -1), (1, 1)]
         };
         let mut idx = 0;
         while idx < 16 {
@@ -490,18 +559,21 @@ const fn by_blockers(dirs: &[Blockables; 90], ortho: bool) -> [[Bitboard; 16]; 9
 }
 
 /// The occupancy of the four orthogonal neighbours of `sq` as a 4-bit index (below, left,
-/// right, above). Off-board neighbours give arbitrary bits, which the tables ignore.
+/// above, right). Off-board neighbours give arbitrary bits, which the tables ignore. The four
+/// bits (0, 8, 10 and 18 once the board is shifted so that `sq` sits at bit 9) are gathered by
+/// one multiplication: each lands on its own bit of the index, with no carries.
 #[inline]
 pub fn orthogonal_index(sq: Square, occ: Bitboard) -> usize {
-    let x = ((occ.0 << 9) >> sq as u32) as u32;
-    ((x & 1) | (x >> 7 & 2) | (x >> 8 & 4) | (x >> 15 & 8)) as usize
+    let x = ((occ.0 << 9) >> sq as u32) as u64 & 0x4_0501;
+    ((x * 0x1_0205) >> 16 & 15) as usize
 }
 
-/// The occupancy of the four diagonal neighbours of `sq` as a 4-bit index.
+/// The occupancy of the four diagonal neighbours of `sq` as a 4-bit index (below left, above
+/// left, below right, above right), gathered like [`orthogonal_index`] (bits 0, 2, 18, 20).
 #[inline]
 pub fn diagonal_index(sq: Square, occ: Bitboard) -> usize {
-    let x = ((occ.0 << 10) >> sq as u32) as u32;
-    ((x & 1) | (x >> 1 & 2) | (x >> 16 & 4) | (x >> 17 & 8)) as usize
+    let x = ((occ.0 << 10) >> sq as u32) as u64 & 0x14_0005;
+    ((x * 0x2_0019) >> 17 & 15) as usize
 }
 
 static HORSE_BY_LEGS: [[Bitboard; 16]; 90] = by_blockers(&HORSE_MOVES, true);
@@ -595,7 +667,9 @@ pub const TABLE_BYTES: usize = std::mem::size_of::<[[u16; 512]; 9]>() * 2
     + std::mem::size_of::<[Bitboard; 90]>() * 3
     + std::mem::size_of::<[[Bitboard; 90]; 2]>() * 2
     + std::mem::size_of::<[[Bitboard; 90]; 90]>()
-    + std::mem::size_of::<[[Bitboard; 90]; 4]>();
+    + std::mem::size_of::<[[Bitboard; 90]; 4]>()
+    + std::mem::size_of::<[[Bitboard; 90]; 2]>()
+    + std::mem::size_of::<[u128; 90]>();
 
 #[cfg(test)]
 mod tests {

@@ -17,74 +17,105 @@ use crate::types::{Color, Move, MoveList, Role, Square};
 /// Where moves of the side to move can endanger its own king (see the module docs).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct KingSafety {
+    /// The king of the side to move.
+    pub king: Square,
     /// Pieces whose every move needs the exact test (blockers, and the king itself).
     pub blockers: Bitboard,
     /// Points that need the exact test as destinations (new cannon screens).
     pub risky: Bitboard,
-    /// Whether the side to move is in check (then every move is tested).
+    /// The enemy pieces giving check (exactly [`Position::checkers`]).
+    pub checkers: Bitboard,
+    /// Whether the side to move is in check.
     pub in_check: bool,
 }
 
 impl Position {
-    /// The blockers and risky destinations of the side to move.
+    /// The blockers, risky destinations and checkers of the side to move. The enemy rooks,
+    /// cannons and general on the king's lines are few: each is judged by the number of pieces
+    /// between it and the king.
     pub fn king_safety(&self) -> KingSafety {
         let us = self.turn();
         let king = self.king(us);
         let them = self.by_color(!us);
         let occ = self.occupied();
-        let rooklike = (self.by_role(Role::Rook) | self.by_role(Role::King)) & them;
         let cannons = self.by_role(Role::Cannon) & them;
+        let kings = self.by_role(Role::King) & them;
+        let horses = self.by_role(Role::Horse) & them;
         let mut blockers = Bitboard::from_square(king);
         let mut risky = Bitboard::EMPTY;
-        let mut in_check = false;
-        for d in 0..4 {
-            let ray = attacks::ray(d, king);
-            let on = ray & occ;
-            let Some(p1) = attacks::nearest_on_ray(d, on) else {
-                continue;
-            };
-            if cannons.contains(p1) {
+        let mut checkers = Bitboard::EMPTY;
+        // (The general attacks along its file only: the flying general.)
+        let sliders = ((self.by_role(Role::Rook) | cannons) & them & attacks::lines(king))
+            | (kings & attacks::file_line(king));
+        for x in sliders {
+            let between = attacks::between(king, x);
+            let screens = between & occ;
+            match (cannons.contains(x), screens.count()) {
+                // A rook or the general with a clear line; a cannon with one screen.
+                (false, 0) | (true, 1) => checkers.set(x),
+                // The only piece in front of a rook or general; either screen of a cannon.
+                (false, 1) | (true, 2) => blockers |= screens,
                 // Nothing between king and cannon: landing there makes a screen.
-                risky |= ray - attacks::ray(d, p1) - Bitboard::from_square(p1);
-            }
-            if rooklike.contains(p1) {
-                in_check = true;
-            }
-            let rest = on.without(p1);
-            let Some(p2) = attacks::nearest_on_ray(d, rest) else {
-                continue;
-            };
-            if rooklike.contains(p2) {
-                blockers.set(p1);
-            }
-            if cannons.contains(p2) {
-                in_check = true;
-            }
-            if let Some(p3) = attacks::nearest_on_ray(d, rest.without(p2))
-                && cannons.contains(p3)
-            {
-                blockers.set(p1);
-                blockers.set(p2);
+                (true, 0) => risky |= between,
+                _ => {}
             }
         }
-        let horses = self.by_role(Role::Horse) & them;
-        for leg in attacks::horse_attackers(king) {
-            if (leg.targets & horses).any() {
-                if occ.contains(leg.block) {
+        checkers |= attacks::horse_attacker_squares(king, occ) & horses;
+        if (attacks::horse_attacker_squares(king, Bitboard::EMPTY) & horses).any() {
+            for leg in attacks::horse_attackers(king) {
+                if (leg.targets & horses).any() && occ.contains(leg.block) {
                     blockers.set(leg.block);
-                } else {
-                    in_check = true;
                 }
             }
         }
-        if (attacks::pawn_attackers(!us, king) & self.by_role(Role::Pawn) & them).any() {
-            in_check = true;
-        }
+        checkers |= attacks::pawn_attackers(!us, king) & self.by_role(Role::Pawn) & them;
+        // A general one step away (only in odd, hand-made positions).
+        checkers |= attacks::king_attacks(king) & kings;
+        debug_assert_eq!(checkers, self.checkers(), "{}", self.fen());
         KingSafety {
+            king,
             blockers,
             risky,
-            in_check,
+            checkers,
+            in_check: checkers.any(),
         }
+    }
+
+    /// Whether the pseudo-legal move `m` of the side to move is legal, given
+    /// [`Position::king_safety`]: exactly `!leaves_king_attacked(m, king)`, without the full
+    /// test for most moves. A move neither made by a blocker (nor the king) nor landing on a
+    /// risky point gives the enemy no new attacker on the king (leaving a square uncovers
+    /// nothing, landing makes no cannon screen; both together, on one line, neither), so it is
+    /// legal exactly when every checker it neither takes nor stops still attacks no more.
+    #[inline]
+    pub(crate) fn is_legal_with(&self, ks: &KingSafety, m: Move) -> bool {
+        if ks.blockers.contains(m.from) || ks.risky.contains(m.to) {
+            return !self.leaves_king_attacked(m, ks.king);
+        }
+        let rest = ks.checkers.without(m.to);
+        if rest.is_empty() {
+            return true;
+        }
+        let occ = self.occupied().without(m.from).with(m.to);
+        let k = ks.king;
+        for c in rest {
+            let still = match self.piece_at(c).map(|p| p.role) {
+                Some(Role::Rook) => (attacks::between(c, k) & occ).is_empty(),
+                Some(Role::King) => {
+                    attacks::king_attacks(k).contains(c)
+                        || (attacks::between(c, k) & occ).is_empty()
+                }
+                Some(Role::Cannon) => (attacks::between(c, k) & occ).count() == 1,
+                Some(Role::Horse) => attacks::horse_attackers(k)
+                    .iter()
+                    .any(|leg| leg.targets.contains(c) && !occ.contains(leg.block)),
+                _ => true,
+            };
+            if still {
+                return false;
+            }
+        }
+        true
     }
 
     /// The points the pieces of `by` attack (could capture on if an enemy piece stood there), by
@@ -153,8 +184,7 @@ impl Position {
     /// Calls `f(from, safe, risky)` for every piece: `safe` targets are legal without a test,
     /// `risky` ones need [`Position::leaves_king_attacked`].
     #[inline]
-    fn for_each_split<F: FnMut(Square, Bitboard, Bitboard)>(&self, mut f: F) {
-        let ks = self.king_safety();
+    fn for_each_split<F: FnMut(Square, Bitboard, Bitboard)>(&self, ks: &KingSafety, mut f: F) {
         self.for_each_pseudo_legal(|from, targets| {
             if ks.in_check || ks.blockers.contains(from) {
                 f(from, Bitboard::EMPTY, targets);
@@ -177,15 +207,19 @@ impl Position {
 
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
+        self.legal_moves_with(&self.king_safety())
+    }
+
+    /// [`Position::legal_moves`] given [`Position::king_safety`].
+    pub(crate) fn legal_moves_with(&self, ks: &KingSafety) -> MoveList {
         let mut list = MoveList::new();
-        let king = self.king(self.turn());
-        self.for_each_split(|from, safe, risky| {
+        self.for_each_split(ks, |from, safe, risky| {
             for to in safe {
                 list.push(Move::new(from, to));
             }
             for to in risky {
                 let m = Move::new(from, to);
-                if !self.leaves_king_attacked(m, king) {
+                if self.is_legal_with(ks, m) {
                     list.push(m);
                 }
             }
@@ -304,7 +338,6 @@ impl Position {
     /// Counts legal moves through the general split (used in check).
     fn count_split(&self, ks: &KingSafety) -> usize {
         let mut n = 0usize;
-        let king = self.king(self.turn());
         self.for_each_pseudo_legal(|from, targets| {
             let tested = if ks.in_check || ks.blockers.contains(from) {
                 targets
@@ -313,7 +346,7 @@ impl Position {
                 targets & ks.risky
             };
             for to in tested {
-                if !self.leaves_king_attacked(Move::new(from, to), king) {
+                if self.is_legal_with(ks, Move::new(from, to)) {
                     n += 1;
                 }
             }
@@ -323,9 +356,13 @@ impl Position {
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
+        self.has_legal_move_with(&self.king_safety())
+    }
+
+    /// [`Position::has_legal_move`] given [`Position::king_safety`].
+    pub(crate) fn has_legal_move_with(&self, ks: &KingSafety) -> bool {
         let mut found = false;
-        let king = self.king(self.turn());
-        self.for_each_split(|from, safe, risky| {
+        self.for_each_split(ks, |from, safe, risky| {
             if found {
                 return;
             }
@@ -334,9 +371,7 @@ impl Position {
                 return;
             }
             let mut risky = risky;
-            found = Iterator::any(&mut risky, |to| {
-                !self.leaves_king_attacked(Move::new(from, to), king)
-            });
+            found = Iterator::any(&mut risky, |to| self.is_legal_with(ks, Move::new(from, to)));
         });
         found
     }

@@ -212,10 +212,29 @@ const ELEPHANT_POINTS: [Square; 14] = [
     Square::G5,
 ];
 
+/// The board's byte for each piece: 0 for an empty point, else [`Piece::index`] + 1.
+#[inline]
+const fn code(p: Piece) -> u8 {
+    p.index() as u8 + 1
+}
+
+/// The piece of each board byte (the unused codes 15 and 16 decode as empty).
+static DECODE: [Option<Piece>; 16] = {
+    let mut t = [None; 16];
+    let mut i = 0;
+    while i < 14 {
+        let color = if i < 7 { Color::Red } else { Color::Black };
+        t[i + 1] = Some(Piece::new(color, Role::ALL[i % 7]));
+        i += 1;
+    }
+    t
+};
+
 /// A legal Xiangqi position.
 #[derive(Clone, Copy)]
 pub struct Position {
-    board: [Option<Piece>; 90],
+    /// One byte a point (see [`code`]): keeps the position small, as it is copied often.
+    board: [u8; 90],
     by_color: [Bitboard; 2],
     by_role: [Bitboard; 7],
     /// File-major copies of each side's squares, for file lookups.
@@ -284,7 +303,7 @@ impl Position {
     /// odd diagrams.
     pub fn from_setup_unchecked(setup: &Setup) -> Position {
         let mut pos = Position {
-            board: [None; 90],
+            board: [0; 90],
             by_color: [Bitboard::EMPTY; 2],
             by_role: [Bitboard::EMPTY; 7],
             rot: [0; 2],
@@ -305,7 +324,7 @@ impl Position {
     /// The setup of this position.
     pub fn to_setup(&self) -> Setup {
         Setup {
-            board: self.board,
+            board: std::array::from_fn(|i| self.piece_at(Square::from_index(i))),
             turn: self.turn,
             halfmoves: self.halfmoves,
             fullmoves: self.fullmoves,
@@ -370,18 +389,18 @@ impl Position {
 
     #[inline]
     fn put(&mut self, sq: Square, p: Piece) {
-        self.board[sq as usize] = Some(p);
+        self.board[sq as usize] = code(p);
         self.by_color[p.color as usize].set(sq);
         self.by_role[p.role as usize].set(sq);
-        self.rot[p.color as usize] |= 1u128 << rot_index(sq);
+        self.rot[p.color as usize] |= attacks::rot_bit(sq);
     }
 
     #[inline]
     fn remove(&mut self, sq: Square, p: Piece) {
-        self.board[sq as usize] = None;
+        self.board[sq as usize] = 0;
         self.by_color[p.color as usize].clear(sq);
         self.by_role[p.role as usize].clear(sq);
-        self.rot[p.color as usize] &= !(1u128 << rot_index(sq));
+        self.rot[p.color as usize] &= !attacks::rot_bit(sq);
     }
 
     fn compute_key(&self) -> u64 {
@@ -391,7 +410,7 @@ impl Position {
             0
         };
         for sq in Square::ALL {
-            if let Some(p) = self.board[sq as usize] {
+            if let Some(p) = self.piece_at(sq) {
                 k ^= zobrist_piece(p, sq);
             }
         }
@@ -406,7 +425,7 @@ impl Position {
     }
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.board[sq as usize]
+        DECODE[(self.board[sq as usize] & 15) as usize]
     }
     #[inline]
     pub fn occupied(&self) -> Bitboard {
@@ -483,25 +502,27 @@ impl Position {
         self.attackers(sq, by).any()
     }
 
-    /// Attackers of `sq` among `them` (pieces of `by`) for a hypothetical occupancy.
+    /// Attackers of `sq` among `them` (pieces of `by`, standing on `occ`) for a hypothetical
+    /// occupancy (`rot` is its file-major copy, unused here). Rooks, cannons and the facing
+    /// general are found among the few enemy pieces on the lines of `sq`, by counting the
+    /// pieces between: cheaper than two line lookups.
     #[inline]
     pub(crate) fn attackers_with(
         &self,
         sq: Square,
         by: Color,
         occ: Bitboard,
-        rot: u128,
+        _rot: u128,
         them: Bitboard,
     ) -> Bitboard {
-        let line = attacks::rook_attacks(sq, occ, rot);
-        let mut out = line & self.by_role(Role::Rook);
-        // The king: one step inside its palace, or along an open file (the flying general).
-        out |= (attacks::king_attacks(sq) | (line & Bitboard::file(sq.file())))
-            & self.by_role(Role::King);
-        out |= attacks::cannon_attacks(sq, occ, rot) & self.by_role(Role::Cannon);
-        out |= attacks::horse_attacker_squares(sq, occ) & self.by_role(Role::Horse);
-        out |= attacks::pawn_attackers(by, sq) & self.by_role(Role::Pawn);
-        out & them
+        let cannons = self.by_role(Role::Cannon) & them & occ;
+        let kings = self.by_role(Role::King);
+        let clear = (self.by_role(Role::Rook) | kings & attacks::file_line(sq)) & them & occ;
+        let mut out = attacks::slider_attackers(sq, occ, clear, cannons);
+        out |= attacks::king_attacks(sq) & kings & them;
+        out |= attacks::horse_attacker_squares(sq, occ) & self.by_role(Role::Horse) & them;
+        out |= attacks::pawn_attackers(by, sq) & self.by_role(Role::Pawn) & them;
+        out
     }
 
     /// Whether the own king of the side to move would be attacked after `m` (pseudo-legal).
@@ -576,25 +597,27 @@ impl Position {
     /// `from`, and `to` not holding an own piece). Returns what is needed to undo it.
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) -> Undo {
+        let captured = self.piece_at(m.to);
         let undo = Undo {
-            captured: self.board[m.to as usize],
+            captured,
             halfmoves: self.halfmoves,
             key: self.key,
         };
-        let Some(piece) = self.board[m.from as usize] else {
+        let Some(piece) = self.piece_at(m.from) else {
             return undo;
         };
-        let mut key = self.key ^ ZOBRIST.black_to_move;
-        if let Some(cap) = undo.captured {
+        let mut key = self.key
+            ^ ZOBRIST.black_to_move
+            ^ zobrist_piece(piece, m.from)
+            ^ zobrist_piece(piece, m.to);
+        if let Some(cap) = captured {
             self.remove(m.to, cap);
             key ^= zobrist_piece(cap, m.to);
             self.halfmoves = 0;
         } else {
             self.halfmoves += 1;
         }
-        self.remove(m.from, piece);
-        self.put(m.to, piece);
-        key ^= zobrist_piece(piece, m.from) ^ zobrist_piece(piece, m.to);
+        self.shift(piece, m.from, m.to);
         self.key = key;
         if self.turn == Color::Black {
             self.fullmoves += 1;
@@ -603,18 +626,29 @@ impl Position {
         undo
     }
 
+    /// Moves `piece` from `from` to the empty point `to`.
+    #[inline]
+    fn shift(&mut self, piece: Piece, from: Square, to: Square) {
+        let bits = Bitboard::from_square(from) ^ Bitboard::from_square(to);
+        self.board[to as usize] = self.board[from as usize];
+        self.board[from as usize] = 0;
+        self.by_color[piece.color as usize] ^= bits;
+        self.by_role[piece.role as usize] ^= bits;
+        self.rot[piece.color as usize] ^= attacks::rot_bit(from) ^ attacks::rot_bit(to);
+    }
+
     /// The key of the position after `m` (what [`Position::after`] would give), without
     /// playing it.
     #[inline]
     pub fn key_after(&self, m: Move) -> u64 {
-        let Some(piece) = self.board[m.from as usize] else {
+        let Some(piece) = self.piece_at(m.from) else {
             return self.key;
         };
         let mut key = self.key
             ^ ZOBRIST.black_to_move
             ^ zobrist_piece(piece, m.from)
             ^ zobrist_piece(piece, m.to);
-        if let Some(cap) = self.board[m.to as usize] {
+        if let Some(cap) = self.piece_at(m.to) {
             key ^= zobrist_piece(cap, m.to);
         }
         key
@@ -627,9 +661,8 @@ impl Position {
         if self.turn == Color::Black {
             self.fullmoves -= 1;
         }
-        if let Some(piece) = self.board[m.to as usize] {
-            self.remove(m.to, piece);
-            self.put(m.from, piece);
+        if let Some(piece) = self.piece_at(m.to) {
+            self.shift(piece, m.to, m.from);
         }
         if let Some(cap) = undo.captured {
             self.put(m.to, cap);

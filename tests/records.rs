@@ -455,3 +455,100 @@ fn games_without_tags_after_a_result_are_separate_games() {
         "[Event \"x\"]\n1. h2e2 h9g7 1-0\nA note after the result.\n1. is a numbered remark\n";
     assert_eq!(pgn::read_str(text, "note.pgn").len(), 1);
 }
+
+/// A DhtmlXQ field may span lines; the PGN written from it keeps each tag on one line (line
+/// breaks become spaces), so the PGN reads back as one game with the same moves. Found by the
+/// `records` fuzz target.
+#[test]
+fn multi_line_tag_values_stay_one_pgn_tag() {
+    let text = "[DhtmlXQ]\n[DhtmlXQ_event]Open\n[Black \"x\"]\nround 2[/DhtmlXQ_event]\n\
+                [DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist]\n[/DhtmlXQ]\n";
+    let games = dhtmlxq::read_str(text, "multi-line");
+    assert_eq!(games.len(), 1);
+    assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    let event = games[0]
+        .game
+        .tags
+        .iter()
+        .find(|(k, _)| k == "Event")
+        .unwrap();
+    assert!(event.1.contains('\n'), "{event:?}");
+    for notation in [record::Notation::Iccs, record::Notation::Chinese] {
+        let out = pgn::write_games([&games[0].game], notation);
+        let back = pgn::read_str(&out, "pgn");
+        assert_eq!(back.len(), 1, "{out}");
+        assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+        assert_eq!(iccs(&back[0].game), iccs(&games[0].game));
+        let event = back[0]
+            .game
+            .tags
+            .iter()
+            .find(|(k, _)| k == "Event")
+            .unwrap();
+        assert_eq!(event.1, "Open [Black \"x\"] round 2");
+    }
+}
+
+/// A run of eight or more non-ASCII characters glued into one word of an ICCS game is an error
+/// naming the text, not a panic on a byte that is not a character boundary (found by the
+/// `records` fuzz target).
+#[test]
+fn non_ascii_words_in_an_iccs_game_are_errors() {
+    for body in [
+        "1. h2e2 h9g7 2. é炮二平五马８进７炮",
+        "1. h2e2 炮二平五马８进７炮",
+    ] {
+        let text = format!("[Format \"ICCS\"]\n\n{body}\n");
+        let games = pgn::read_str(&text, "iccs");
+        assert_eq!(games.len(), 1);
+        let e = games[0].error.as_ref().expect("an error");
+        assert!(
+            e.to_string().contains('炮') || e.to_string().contains('é'),
+            "{e}"
+        );
+    }
+}
+
+/// Text after the result that looks like the start of another game (move 1, or a tag pair) is
+/// written so that it reads back as the same game's trailing text, not as a new game (found by
+/// the `records` fuzz target).
+#[test]
+fn trailing_text_that_looks_like_a_game_stays_trailing_text() {
+    let text = "[FEN \"3rkab2/4a4/4b4/8p/p7c/2R6/4c3n/N3C3B/4A4/2BA1K3 b - - 0 1\"]*\n\
+                1. foo\n4. bar\n1-0\n";
+    let games = pgn::read_str(text, "trailing");
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    let trailing = games[0].game.trailing_text.clone().expect("trailing text");
+    for notation in [record::Notation::Iccs, record::Notation::Chinese] {
+        let out = pgn::write_games([&games[0].game], notation);
+        let back = pgn::read_str(&out, "pgn");
+        assert_eq!(back.len(), 1, "{out}");
+        assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+        let again = back[0].game.trailing_text.clone().expect("trailing text");
+        // The words survive; only line breaks before would-be game starts became spaces.
+        assert_eq!(
+            again.split_whitespace().collect::<Vec<_>>(),
+            trailing.split_whitespace().collect::<Vec<_>>(),
+            "{out}"
+        );
+    }
+}
+
+/// A game whose tags name its notation twice is written with one `Format` tag, the notation the
+/// moves are written in (a duplicate `[Format "ICCS"]` used to survive a conversion to WXF and
+/// make the output unreadable; found by the `records` fuzz target).
+#[test]
+fn duplicate_format_tags_do_not_survive_conversion() {
+    let text = "[Format \"ICCS\"]\n[Result \"*\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7 *\n";
+    let games = pgn::read_str(text, "dup");
+    assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    let game = games[0].game.clone();
+    for notation in [record::Notation::Wxf, record::Notation::Chinese] {
+        let out = pgn::write_games([&game], notation);
+        assert_eq!(out.matches("[Format ").count(), 1, "{out}");
+        let back = pgn::read_str(&out, "pgn");
+        assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+        assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
+    }
+}

@@ -60,8 +60,10 @@ fn a_protected_piece_attacked_twice_is_chased_only_under_cxa() {
 #[test]
 fn a_direct_attack_renews_a_threat_that_needed_checks_under_axf() {
     // Before c4a4 Black could win the cannon a1 only by two rook checks (c0+, c1+); the rook on
-    // a4 attacks it directly.
-    let fen = "4k4/9/9/c1c6/9/r8/9/9/C8/3K5 w";
+    // a4 attacks it directly. (The second black cannon stands on b6, off the a-file: on a6 it
+    // would join the attack on a1 over the rook, a new attacker that Red could not exchange
+    // off, since taking it is mated, and CXA would rule the move a chase for that reason.)
+    let fen = "4k4/9/9/1cc6/9/r8/9/9/C8/3K5 w";
     let moves = "a1c1 a4c4 c1a1 c4a4";
     let axf = last(fen, moves, &Profile::axf());
     assert_eq!(axf.kind, NatureKind::Chase);

@@ -905,10 +905,12 @@ fn split_len(w: &str, notation: Notation) -> usize {
     let nth = |k: usize| w.char_indices().nth(k).map_or(w.len(), |(i, _)| i);
     match notation {
         Notation::Iccs => {
+            // Counted in characters: a run of non-ASCII text in an ICCS game must split on
+            // character boundaries (and then fail to parse as a move, with its text).
             if w.as_bytes().get(2) == Some(&b'-') {
-                5
+                nth(5)
             } else {
-                4
+                nth(4)
             }
         }
         Notation::Wxf => nth(4),
@@ -979,8 +981,21 @@ fn unescape(v: &str) -> String {
     out
 }
 
+/// A tag value as PGN writes it: `\\` and `"` escaped, and line breaks (which a PGN tag cannot
+/// hold, but a DhtmlXQ or XQF field can) written as spaces, so that the tag stays one line.
 fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::with_capacity(v.len());
+    let mut chars = v.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' | '\n' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The value of the `Format` tag for a notation.
@@ -1029,10 +1044,28 @@ pub fn write_game(game: &Game, notation: Notation, out: &mut String) {
     out.push_str(w.out.trim_end());
     out.push('\n');
     if let Some(t) = &game.trailing_text {
-        out.push_str(t);
-        out.push('\n');
+        write_trailing_text(t, out);
     }
     out.push('\n');
+}
+
+/// Writes the text after the result so that it reads back as this game's trailing text: a line
+/// that would start a new game where it stands (a tag pair, or move 1 right after a line ending
+/// with a result) is joined to the line before it with a space. `out` ends with the result line.
+fn write_trailing_text(t: &str, out: &mut String) {
+    let mut prev_ended = true;
+    for line in t.lines() {
+        let trimmed = line.trim_start_matches([' ', '\t', '\u{3000}']);
+        if is_tag_line(trimmed) || (prev_ended && starts_first_move(trimmed)) {
+            out.pop();
+            out.push(' ');
+        }
+        out.push_str(line);
+        out.push('\n');
+        if !trimmed.is_empty() {
+            prev_ended = ends_with_result(trimmed);
+        }
+    }
 }
 
 /// Writes games as PGN.
@@ -1044,10 +1077,24 @@ pub fn write_games<'g>(games: impl IntoIterator<Item = &'g Game>, notation: Nota
     out
 }
 
+/// Sets a tag the writer decides (`Format`, `FEN`, `Result`): the first tag of that name gets the
+/// value and any later duplicates are dropped, since a reader would take one of them and it must
+/// be the value the movetext is written for.
 fn set_tag(tags: &mut Vec<(String, String)>, name: &str, value: &str) {
-    match tags.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
-        Some(t) => t.1 = value.to_owned(),
-        None => tags.push((name.to_owned(), value.to_owned())),
+    let mut seen = false;
+    tags.retain_mut(|(k, v)| {
+        if !k.eq_ignore_ascii_case(name) {
+            return true;
+        }
+        if seen {
+            return false;
+        }
+        seen = true;
+        *v = value.to_owned();
+        true
+    });
+    if !seen {
+        tags.push((name.to_owned(), value.to_owned()));
     }
 }
 

@@ -388,10 +388,9 @@ impl<'p> Analyzer<'p> {
     /// Pieces of `by` that could move onto `s` by their own movement (ignoring pins).
     fn pseudo_capturers(pos: &Position, s: Square, by: Color) -> Bitboard {
         let occ = pos.occupied();
-        let rot = pos.occupied_rotated();
         let mine = pos.by_color(by);
-        let mut out = attacks::rook_attacks(s, occ, rot) & pos.by_role(Role::Rook);
-        out |= attacks::cannon_attacks(s, occ, rot) & pos.by_role(Role::Cannon);
+        let (rooks, cannons) = (pos.pieces(by, Role::Rook), pos.pieces(by, Role::Cannon));
+        let mut out = attacks::slider_attackers(s, occ, rooks, cannons);
         out |= attacks::horse_attacker_squares(s, occ) & pos.by_role(Role::Horse);
         out |= attacks::pawn_attackers(by, s) & pos.by_role(Role::Pawn);
         if Bitboard::palace(by).contains(s) {
@@ -424,27 +423,8 @@ impl<'p> Analyzer<'p> {
     /// Static exchange on `s`: the side to move may capture there (or stop). Returns its best
     /// balance (never below zero: it may stand pat) and the principal line of capturing squares.
     fn see(&mut self, pos: &Position, s: Square, depth: u32) -> (Mat, ArrayVec<Square, 8>) {
-        let mut best = Mat::default();
-        let mut best_line = ArrayVec::new();
-        if depth >= 8 {
-            return (best, best_line);
-        }
-        let Some(target) = pos.piece_at(s) else {
-            return (best, best_line);
-        };
-        let gain = self.mat(target);
-        for m in Self::captures_to(pos, s) {
-            let q = pos.after(m);
-            let (reply, line) = self.see(&q, s, depth + 1);
-            let v = gain - reply;
-            if self.scalar(v) > self.scalar(best) {
-                best = v;
-                best_line.clear();
-                best_line.push(m.from);
-                let _ = best_line.try_extend_from_slice(&line[..line.len().min(7)]);
-            }
-        }
-        (best, best_line)
+        let mut scratch = *pos;
+        self.see_in(&mut scratch, s, depth)
     }
 
     /// The balance for the side to move of the capture `m` (onto `s`) followed by the best
@@ -459,26 +439,28 @@ impl<'p> Analyzer<'p> {
         let s = m.to;
         let target = pos.piece_at(s).expect("capture");
         let mover = pos.piece_at(m.from).expect("capturer");
-        let r = pos.after(m);
+        let mut r = pos.after(m);
         let mut best_reply = Mat::default();
         let mut line: ArrayVec<Square, 8> = ArrayVec::new();
         line.push(m.from);
         let mut recapturable = false;
         let mut best_sub_line: ArrayVec<Square, 8> = ArrayVec::new();
         for rm in Self::captures_to(&r, s) {
-            let r2 = r.after(rm);
-            if refute
+            // (Played and taken back on `r`: cheaper than copies.)
+            let undo = r.play_unchecked(rm);
+            let refuted = refute
                 && search::mate_by_checks_with(
-                    &r2,
+                    &r,
                     self.profile.refutation_mate_cap,
                     &mut self.budget,
                     &mut self.mates,
-                )?
-            {
+                )?;
+            let exchange = (!refuted).then(|| self.see_in(&mut r, s, 2));
+            r.undo(rm, undo);
+            let Some((ours, sub)) = exchange else {
                 continue;
-            }
+            };
             recapturable = true;
-            let (ours, sub) = self.see(&r2, s, 2);
             let v = self.mat(mover) - ours;
             if self.scalar(v) > self.scalar(best_reply) {
                 best_reply = v;
@@ -513,7 +495,7 @@ impl<'p> Analyzer<'p> {
             let mut capturers = Bitboard::EMPTY;
             let mut tried = Captures::new();
             for m in caps {
-                if self.mutual(q, m.from, s) {
+                if self.stands_in_exchange(q, m.from, s)? {
                     continue;
                 }
                 tried.push(m);
@@ -948,6 +930,22 @@ impl<'p> Analyzer<'p> {
         )?)
     }
 
+    /// Whether our piece on `x` and the enemy piece on `y` stand in an exchange offer (兑) that
+    /// keeps `x` from threatening `y`: [`Self::exchange_partners`] when the profile needs the
+    /// opponent to be able to accept (`exchange_needs_acceptance`), else [`Self::mutual`].
+    fn stands_in_exchange(
+        &mut self,
+        q: &Position,
+        x: Square,
+        y: Square,
+    ) -> Result<bool, Exhausted> {
+        if self.profile.exchange_needs_acceptance {
+            self.exchange_partners(q, x, y)
+        } else {
+            Ok(self.mutual(q, x, y))
+        }
+    }
+
     /// Whether the check `m` takes an enemy piece that attacks the checking piece and is worth
     /// the same (the two stand in an exchange, 兑). A series of checks opened by that capture
     /// is the exchange carried out, not a new threat: the opponent, on the move, could just as
@@ -990,6 +988,14 @@ impl<'p> Analyzer<'p> {
     /// Safety and cost of a winning capture: the capturer's side is not mated right after it, and
     /// what the opponent can newly win elsewhere (the capturer left a piece it protected or
     /// shielded) does not eat up the gain.
+    ///
+    /// The cost rule reads RULES.md §2 (special cases) literally: a chasing piece that is the
+    /// only protector of something does not chase when carrying out the capture *costs more
+    /// than it gains*. A cost equal to the gain (a horse won, a cannon lost) leaves the threat
+    /// a chase (the first member of the pair; the second, the capture can really be made now,
+    /// still needs a net gain). The book rules a rook that attacks an unrooted horse while it
+    /// is the only protector of its cannon a chase (图28: 捉无根马), and a rook that gives a
+    /// cannon joint chase of a horse whose capture leaves a pawn unprotected a chase (图25).
     fn capture_is_sound(
         &mut self,
         q: &Position,
@@ -1048,7 +1054,23 @@ impl<'p> Analyzer<'p> {
         };
         let after = self.best_capture(&r, Some(m.to));
         let gain = self.scalar(v);
-        Ok((gain - (after - base).max(0) > 0, gain - after > 0))
+        Ok((
+            Self::duty_cost_within_gain(gain, (after - base).max(0)),
+            gain - after > 0,
+        ))
+    }
+
+    /// The capturer's duties (RULES.md §2, special cases: "a chasing piece that is itself the
+    /// only protector of something, so that carrying out the capture costs more than it gains,
+    /// does not chase"): the threat stands unless what the opponent newly wins after the capture
+    /// (`cost`, the piece the capturer protected or shielded) is worth *more* than the capture
+    /// wins (`gain`). A cost equal to the gain leaves the threat: the capture is then an even
+    /// trade at worst, not a loss. 参考图27: the red cannon on c6 takes the unprotected rook on
+    /// c1 and so uncovers the rook on a6 to the black rook on f6, rook for rook; the book rules
+    /// the cannon move a chase. 图23: the black cannon on b1 taking the horse on h1 would uncover
+    /// its rook on b3 to the red rook on b0, rook for horse: idle.
+    fn duty_cost_within_gain(gain: i32, cost: i32) -> bool {
+        gain - cost >= 0
     }
 
     /// How deep a mate after a capture in `q` is looked for (RULES.md §2.5, safety: after
@@ -1505,7 +1527,36 @@ impl<'p> Analyzer<'p> {
         if (parts.is_empty() || lone_capturer) && !parts.contains(&capturer) {
             parts.insert(0, capturer);
         }
+        let capturer_value = self.scalar(self.mat(q.piece_at(capturer).expect("capturer")));
+        let target_value = self.scalar(self.mat(t.piece));
+        Self::add_backers(q, t, &mut parts, (capturer_value, target_value));
         Ok(parts)
+    }
+
+    /// An under-protected piece (少根, RULES.md §2.3) is won by an exchange: it has a real
+    /// protector, and the capturer, worth at least the target, would be taken back, so only
+    /// further attackers make the exchange win. No single piece wins it, so the chase is joint
+    /// (联合捉) even when each further attacker could be spared because another would do as
+    /// well: take them all away and the threat is gone. When the pieces found necessary one by
+    /// one are fewer than two, every piece of the chaser bearing on the square (the general
+    /// apart) takes part. The book calls a rook's attack on a horse protected once, with a
+    /// cannon behind the rook and a horse also bearing on it, an under-protected joint chase
+    /// (参考图49). A horse or cannon on a protected rook wins by its first capture and chases
+    /// alone.
+    fn add_backers(q: &Position, t: &Threat, parts: &mut Vec<Square>, values: (i32, i32)) {
+        let (capturer, target) = values;
+        if t.how != WinHow::Exchange || parts.len() >= 2 || capturer < target {
+            return;
+        }
+        let bearing = Self::attack_bearing(q, t) - q.pieces(q.turn(), Role::King);
+        if bearing.count() < 2 {
+            return;
+        }
+        for sq in bearing {
+            if !parts.contains(&sq) {
+                parts.push(sq);
+            }
+        }
     }
 
     /// The enemy pieces the side to move of `pos` could win next move (before newness, the
@@ -1688,11 +1739,22 @@ impl<'p> Analyzer<'p> {
                 if old_abs && !self.newly_bears(before, &q1, m, t.square, old_capturers) {
                     continue;
                 }
-                let p = self.participants(&q1, t)?;
+                let mut p = self.participants(&q1, t)?;
                 if !p.contains(&moved_to) {
-                    continue;
+                    match self.stops_parry(&q1, t, &p, moved_to)? {
+                        None => continue,
+                        Some(true) => p.push(moved_to),
+                        Some(false) => {}
+                    }
                 }
                 parts = Some(p);
+            }
+            if self.profile.exchange_pair_is_no_chase
+                && t.how != WinHow::Checks
+                && !self.wins_by_value(&q1, t)
+                && self.target_in_exchange(before, &q1, t.square)?
+            {
+                continue; // the target can be traded: pressing the exchange (兑), not a chase
             }
             if self.profile.line_defence_is_block
                 && t.how != WinHow::Checks
@@ -1726,6 +1788,88 @@ impl<'p> Analyzer<'p> {
             });
         }
         Ok(targets)
+    }
+
+    /// Whether the piece on `guard` takes part in the threat `t` by stopping the target from
+    /// parrying it with a capture: the target could take one of the chaser's participants
+    /// `parts` (the capturer, another needed piece, or a cannon's screen) without losing
+    /// material or being mated, were the guard not on the board, and cannot with it there (the
+    /// guard protects that participant, pins the target, or mates after the capture). A threat
+    /// that the target can end by such a capture is no threat to win it, so the guard is one of
+    /// the pieces needed together to win it (RULES.md §2, joint chase: take one away and the
+    /// threat is gone). Used for a threat that stood before the move but could not really be
+    /// carried out, and that the move makes real: the move is a chase when the moved piece
+    /// takes part, this way or directly, and idle when it merely stepped out of danger (RULES.md
+    /// §2, newness). The book rules a rook stepping back next to its horse, the screen of a
+    /// cannon aiming at an unprotected rook that attacks the horse, a joint chase by rook,
+    /// horse and cannon (参考图39); a horse whose steps keep the enemy cannon from taking the
+    /// cannon that attacks it (the capture would be met by a mating check) a chase of that
+    /// cannon (参考图49); and a cannon or rook that only evades, the threat elsewhere becoming
+    /// real, idle (参考图37, 参考图21).
+    ///
+    /// `Some(joint)` when the guard takes part: `joint` when the participant it keeps is not the
+    /// capturer itself. When the target could take the capturer, the two attack each other;
+    /// the guard only makes that counter-capture impossible or losing, so that the attack is one
+    /// way (no exchange offer): the capturer chases alone, as the book's 长捉无根子 by the
+    /// cannon in 参考图49. A guard of another participant (a screen) wins the target together
+    /// with it (参考图39).
+    fn stops_parry(
+        &mut self,
+        q: &Position,
+        t: &Threat,
+        parts: &[Square],
+        guard: Square,
+    ) -> Result<Option<bool>, Exhausted> {
+        if t.how == WinHow::Checks {
+            return Ok(None);
+        }
+        let us = q.turn();
+        let mut pieces = Bitboard::EMPTY;
+        for &p in parts {
+            pieces |= Bitboard::from_square(p);
+            if q.piece_at(p).is_some_and(|x| x.role == Role::Cannon) {
+                pieces |= attacks::between(p, t.square) & q.by_color(us);
+            }
+        }
+        let mut setup = q.to_setup();
+        setup.board[guard as usize] = None;
+        let without = Position::from_setup_unchecked(&setup).null_move();
+        let opp = q.null_move();
+        let mut found = None;
+        for x in pieces.without(guard) {
+            if self.parry_by_capture(&without, t.square, x)?
+                && !self.parry_by_capture(&opp, t.square, x)?
+            {
+                // Not by board order: a guard of any participant but the capturer is joint.
+                found = Some(found == Some(true) || x != t.first.from);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Whether the side to move of `pos` can take the piece on `x` with its piece on `target`
+    /// without losing material in the exchange there (a recapture answered by mate is none, as
+    /// for a false root) and without being mated by checks after it.
+    fn parry_by_capture(
+        &mut self,
+        pos: &Position,
+        target: Square,
+        x: Square,
+    ) -> Result<bool, Exhausted> {
+        let m = Move::new(target, x);
+        if !Self::captures_to(pos, x).contains(&m) {
+            return Ok(false);
+        }
+        let (v, _, _) = self.capture_balance(pos, m, true)?;
+        if self.scalar(v) < 0 {
+            return Ok(false);
+        }
+        Ok(!search::mate_by_checks_with(
+            &pos.after(m),
+            self.profile.refutation_mate_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )?)
     }
 
     /// Whether the moved piece newly bears on `s` (it can move there, or it is the screen of a
@@ -1793,6 +1937,126 @@ impl<'p> Analyzer<'p> {
         false
     }
 
+    /// Whether the enemy piece on `y` stands in an exchange (兑) in `q` (the mover to move, the
+    /// opponent having passed): one of our pieces, worth the same, and `y` can each take the
+    /// other and the opponent can really accept ([`Self::exchange_partners`]), both are
+    /// material (a pawn only once across the river), and taking first is an even trade (our
+    /// best exchange on that square after `y` takes there wins back exactly the piece `y`: not
+    /// less, or `y` would simply win our piece, nor more, or the trade would lose). The
+    /// opponent then answers any further attack on `y` by trading, so the attack presses the exchange offer and does not chase `y` (RULES.md
+    /// §2: an exchange offer 兑 is idle-class). 图21: the red rook comes back to f6, next to the
+    /// horse on f5 that faces the black horse on h6; h6 is now attacked twice and protected once
+    /// (by the rook on h3), but the black horse can take f5 and be taken back, horse for horse:
+    /// the book calls the rook move 兑, not 捉. 图30 (Black's rook to f6 against the horse on e6
+    /// that faces the horse on c7) likewise.
+    fn target_in_exchange(
+        &mut self,
+        before: &Position,
+        q: &Position,
+        y: Square,
+    ) -> Result<bool, Exhausted> {
+        let us = q.turn();
+        let Some(target) = q.piece_at(y) else {
+            return Ok(false);
+        };
+        let opp = q.null_move();
+        for x in q.by_color(us) & attacked_squares(q, Bitboard::from_square(y)) {
+            if q.piece_at(x)
+                .is_none_or(|p| self.mat(p) != self.mat(target) || !self.is_material(p, x))
+                || !Self::captures_to(q, y).iter().any(|m| m.from == x)
+                || !Self::stood_before(before, q, x, y)
+                || !self.exchange_partners(q, x, y)?
+            {
+                continue;
+            }
+            let r = opp.after(Move::new(y, x));
+            let (back, _) = self.see(&r, x, 1);
+            if self.scalar(back) == self.scalar(self.mat(target)) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether one of the pieces that can start winning the threatened piece is worth less than
+    /// it (a horse or cannon on a rook): the first capture gains whatever the protection, so the
+    /// threat does not rest on outnumbering the protectors (RULES.md §2.4, net gain beats
+    /// protection) and an exchange the target stands in does not answer it.
+    fn wins_by_value(&self, q: &Position, t: &Threat) -> bool {
+        let target = self.scalar(self.mat(t.piece));
+        for c in t.capturers {
+            if q.piece_at(c)
+                .is_some_and(|p| self.scalar(self.mat(p)) < target)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the pieces on `x` (ours) and `y` (the opponent's) of `q` (our side to move) stood
+    /// on the same squares before our move and could already take each other there: the
+    /// exchange was on offer before the move (not made by it).
+    fn stood_before(before: &Position, q: &Position, x: Square, y: Square) -> bool {
+        before.piece_at(x).is_some()
+            && before.piece_at(x) == q.piece_at(x)
+            && before.piece_at(y) == q.piece_at(y)
+            && Self::captures_to(before, y).iter().any(|m| m.from == x)
+            && Self::captures_to(&before.null_move(), x)
+                .iter()
+                .any(|m| m.from == y)
+    }
+
+    /// Whether the move presses or supports an exchange (兑) that stands after it: an enemy piece
+    /// `y` and one of ours `x` (not the moved piece), worth the same and both material, could
+    /// take each other before the move and still can ([`Self::stood_before`],
+    /// [`Self::exchange_partners`]), and the moved piece newly attacks `y` or newly protects `x`
+    /// (it could take back on `x` after `y` takes there), which it did not before the move.
+    /// RULES.md §2: an exchange offer is idle-class (idle kind 兑). 图30: the black rook comes to
+    /// f6 beside the red horse on e6, which faces the black horse on c7 (兑); the red cannon
+    /// answers from b2 to b6, protecting e6 over the pawn on c6 (兑 again).
+    fn presses_exchange(&mut self, before: &Position, m: Move, after: &Position) -> bool {
+        let us = before.turn();
+        let mover_view = after.null_move();
+        let ours = after.by_color(us).without(m.to) & after.attacked_by(!us);
+        for x in ours {
+            if after.piece_at(x).is_some_and(|p| p.role == Role::King) {
+                continue;
+            }
+            let value = after.piece_at(x).map(|p| self.mat(p));
+            if after.piece_at(x).is_none_or(|p| !self.is_material(p, x)) {
+                continue;
+            }
+            for cm in Self::captures_to(after, x) {
+                let y = cm.from;
+                if after.piece_at(y).map(|p| self.mat(p)) != value
+                    || after.piece_at(y).is_none_or(|p| !self.is_material(p, y))
+                    || before.piece_at(y) != after.piece_at(y)
+                {
+                    continue;
+                }
+                let attacks_now = Self::pseudo_capturers(&mover_view, y, us).contains(m.to);
+                let attacked_before = Self::pseudo_capturers(before, y, us).contains(m.from);
+                let taken_now = after.after(Move::new(y, x));
+                let protects_now = Self::pseudo_capturers(&taken_now, x, us).contains(m.to);
+                let taken_before = before.null_move().after(Move::new(y, x));
+                let protected_before =
+                    Self::pseudo_capturers(&taken_before.null_move(), x, us).contains(m.from);
+                let newly_bears =
+                    (attacks_now && !attacked_before) || (protects_now && !protected_before);
+                if !newly_bears {
+                    continue;
+                }
+                if Self::stood_before(before, &mover_view, x, y)
+                    && self.exchange_partners(&mover_view, x, y).unwrap_or(false)
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// When the side to move is in check, the threats it would have but for the check: those
     /// of the position with the checking pieces taken off. A threat that was there, held back
     /// only because the check had to be answered first, is not made by the answer: the answer
@@ -1846,7 +2110,7 @@ impl<'p> Analyzer<'p> {
         if offer {
             return Some(IdleKind::Offer);
         }
-        if self.opens_exchange(before, m, after) {
+        if self.opens_exchange(before, m, after) || self.presses_exchange(before, m, after) {
             return Some(IdleKind::Exchange);
         }
         let us = before.turn();
@@ -1968,4 +2232,33 @@ fn attacked_squares(pos: &Position, pieces: Bitboard) -> Bitboard {
         };
     }
     out
+}
+
+impl Analyzer<'_> {
+    /// [`Analyzer::see`] on a position it plays the captures on and takes them back (it is
+    /// left as it was): no copy per capture.
+    fn see_in(&mut self, pos: &mut Position, s: Square, depth: u32) -> (Mat, ArrayVec<Square, 8>) {
+        let mut best = Mat::default();
+        let mut best_line = ArrayVec::new();
+        if depth >= 8 {
+            return (best, best_line);
+        }
+        let Some(target) = pos.piece_at(s) else {
+            return (best, best_line);
+        };
+        let gain = self.mat(target);
+        for m in Self::captures_to(pos, s) {
+            let undo = pos.play_unchecked(m);
+            let (reply, line) = self.see_in(pos, s, depth + 1);
+            pos.undo(m, undo);
+            let v = gain - reply;
+            if self.scalar(v) > self.scalar(best) {
+                best = v;
+                best_line.clear();
+                best_line.push(m.from);
+                let _ = best_line.try_extend_from_slice(&line[..line.len().min(7)]);
+            }
+        }
+        (best, best_line)
+    }
 }

@@ -74,6 +74,13 @@ pub struct Profile {
     /// the only protector of something, or shielded it on its line) does not chase. The cost is
     /// what the opponent can newly win by one capture after the chaser's capture.
     pub capturer_duties: bool,
+    /// An enemy piece that stands in an exchange (兑) with one of the mover's pieces of the same
+    /// value (each can take the other, and the opponent, taking first, loses nothing) is not
+    /// chased by the other pieces that attack it: the opponent can always trade it, so adding
+    /// an attacker presses the exchange offer (RULES.md §2: 兑 is idle-class). CXA 图21: the red
+    /// rook joining the horse on f5 against the horse on h6 is 兑, not 捉. `false`: such a piece
+    /// is chased like any other.
+    pub exchange_pair_is_no_chase: bool,
     /// A mate threat that the mover already had before the move (it could have mated by checks
     /// instead) is not a new mate threat; the move is then judged as chase or idle.
     pub mate_threat_needs_newness: bool,
@@ -111,6 +118,13 @@ pub struct Profile {
     /// new. AXF diagram 103: a rook escaping a perpetual offer, which so makes its cannon's
     /// capture safe, is not chasing.
     pub newness_ignores_safety: bool,
+    /// A mutual attack of two equal pieces is an exchange offer (兑, idle-class, RULES.md §2)
+    /// only when the opponent can really accept it: taking first does not lose to mate by checks
+    /// (the false-root test of §2.3 applied to the exchange). An offer that cannot be accepted
+    /// leaves a plain threat to win the piece (CXA 参考图49: the black cannon cannot take the red
+    /// cannon that attacks it, since a horse check would then mate). `false` (AXF): a mutual
+    /// attack of equals is an exchange offer whatever follows (AXF orange 75 and 151).
+    pub exchange_needs_acceptance: bool,
     /// A piece with a real protector is chased when winning it takes a longer exchange (more
     /// attackers than protectors: 少根, under-protection). `false` (AXF): a protected piece is
     /// chased only when the first capture already wins material (the capturer is worth less than
@@ -183,6 +197,7 @@ impl Profile {
             refutation_mate_cap: 3,
             answer_to_check_any_piece: false,
             capturer_duties: true,
+            exchange_pair_is_no_chase: true,
             mate_threat_needs_newness: false,
             new_attacker_is_new: true,
             check_may_chase: false,
@@ -190,6 +205,7 @@ impl Profile {
             line_defence_is_block: false,
             counter_checks_refute: true,
             newness_ignores_safety: false,
+            exchange_needs_acceptance: true,
             under_protection_chases: true,
             two_step_wins: true,
             safety_sees_standing_mate: true,
@@ -222,6 +238,7 @@ impl Profile {
             line_defence_is_block: true,
             counter_checks_refute: false,
             newness_ignores_safety: true,
+            exchange_needs_acceptance: false,
             under_protection_chases: false,
             two_step_wins: false,
             direct_threat_renews_check_threat: true,

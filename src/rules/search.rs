@@ -154,8 +154,8 @@ fn for_each_evasion<F: FnMut(Square, Bitboard)>(q: &Position, ev: &Evasions, mut
     let them = q.by_color(!us);
     let occ = q.occupied();
     let rot = q.occupied_rotated();
-    // (Rooks and cannons stay on their rank and file.)
-    let cross = |sq: Square| Bitboard::file(sq.file()) | Bitboard::rank(sq.rank());
+    // (Rooks and cannons stay on their rank and file; their own point is no target.)
+    let cross = attacks::lines;
     for sq in q.pieces(us, Role::Rook) {
         let a = ev.allowed(sq) & cross(sq);
         if a.any() {
@@ -172,28 +172,29 @@ fn for_each_evasion<F: FnMut(Square, Bitboard)>(q: &Position, ev: &Evasions, mut
             );
         }
     }
+    // (Pieces whose steps miss every allowed point even on an empty board are skipped.)
     for sq in q.pieces(us, Role::Horse) {
-        let a = ev.allowed(sq);
+        let a = ev.allowed(sq) & attacks::horse_attacks(sq, Bitboard::EMPTY);
         if a.any() {
             f(sq, (attacks::horse_attacks(sq, occ) - own) & a);
         }
     }
     for sq in q.pieces(us, Role::Pawn) {
-        let a = ev.allowed(sq);
+        let a = ev.allowed(sq) & attacks::pawn_attacks(us, sq);
         if a.any() {
-            f(sq, (attacks::pawn_attacks(us, sq) - own) & a);
+            f(sq, a - own);
         }
     }
     for sq in q.pieces(us, Role::Elephant) {
-        let a = ev.allowed(sq);
+        let a = ev.allowed(sq) & attacks::elephant_attacks(sq, Bitboard::EMPTY);
         if a.any() {
             f(sq, (attacks::elephant_attacks(sq, occ) - own) & a);
         }
     }
     for sq in q.pieces(us, Role::Advisor) {
-        let a = ev.allowed(sq);
+        let a = ev.allowed(sq) & attacks::advisor_attacks(sq);
         if a.any() {
-            f(sq, (attacks::advisor_attacks(sq) - own) & a);
+            f(sq, a - own);
         }
     }
     for sq in q.pieces(us, Role::King) {
@@ -204,19 +205,19 @@ fn for_each_evasion<F: FnMut(Square, Bitboard)>(q: &Position, ev: &Evasions, mut
 /// Exactly [`Position::legal_moves`] (same moves, same order), faster in check: moves by
 /// pieces other than the general are tested for legality only when they can answer every check.
 pub fn legal_replies(q: &Position) -> MoveList {
-    let checkers = q.checkers();
-    if checkers.is_empty() {
-        return q.legal_moves();
+    let ks = q.king_safety();
+    if !ks.in_check {
+        return q.legal_moves_with(&ks);
     }
-    let k = q.king(q.turn());
-    let Some(ev) = Evasions::new(q, checkers, k) else {
-        return q.legal_moves();
+    let k = ks.king;
+    let Some(ev) = Evasions::new(q, ks.checkers, k) else {
+        return q.legal_moves_with(&ks);
     };
     let mut out = MoveList::new();
     for_each_evasion(q, &ev, |from, targets| {
         for to in targets {
             let m = Move::new(from, to);
-            if !q.leaves_king_attacked(m, k) {
+            if q.is_legal_with(&ks, m) {
                 out.push(m);
             }
         }
@@ -229,20 +230,19 @@ pub fn legal_replies(q: &Position) -> MoveList {
 /// landing on the checker or between it and the general (on a horse's leg), or by moving a
 /// cannon's screen away, so only such moves are tested for legality.
 pub fn has_legal_reply(q: &Position) -> bool {
-    let checkers = q.checkers();
-    if checkers.is_empty() {
-        return q.has_legal_move();
+    let ks = q.king_safety();
+    if !ks.in_check {
+        return q.has_legal_move_with(&ks);
     }
-    let us = q.turn();
-    let k = q.king(us);
-    let own = q.by_color(us);
+    let k = ks.king;
+    let own = q.by_color(q.turn());
     for to in attacks::king_attacks(k) - own {
         if !q.leaves_king_attacked(Move::new(k, to), k) {
             return true;
         }
     }
-    let Some(ev) = Evasions::new(q, checkers, k) else {
-        return q.has_legal_move();
+    let Some(ev) = Evasions::new(q, ks.checkers, k) else {
+        return q.has_legal_move_with(&ks);
     };
     let mut found = false;
     for_each_evasion(q, &ev, |from, targets| {
@@ -250,7 +250,7 @@ pub fn has_legal_reply(q: &Position) -> bool {
             return;
         }
         for to in targets {
-            if !q.leaves_king_attacked(Move::new(from, to), k) {
+            if q.is_legal_with(&ks, Move::new(from, to)) {
                 found = true;
                 return;
             }
@@ -278,7 +278,6 @@ pub fn has_legal_reply(q: &Position) -> bool {
 pub fn checking_moves(pos: &Position) -> MoveList {
     let us = pos.turn();
     let ksq = pos.king(!us);
-    let own_king = pos.king(us);
     let own = pos.by_color(us);
     let them = pos.by_color(!us);
     let occ = pos.occupied();
@@ -286,21 +285,15 @@ pub fn checking_moves(pos: &Position) -> MoveList {
 
     // Lines from the enemy general: the first two pieces on each may uncover a check; empty
     // points in front of an own cannon that faces it make a screen when a piece lands there.
-    let mut discover = Bitboard::EMPTY;
+    // (The first pieces are where the rook's lines from the general stop, the second ones
+    // where the cannon's do.)
+    let r1 = attacks::rook_attacks(ksq, occ, rot);
+    let first = r1 & occ;
+    let mut discover = first | attacks::cannon_attacks(ksq, occ, rot);
     let mut screen = Bitboard::EMPTY;
     let own_cannons = pos.pieces(us, Role::Cannon);
-    for d in 0..4 {
-        let on = attacks::ray(d, ksq) & occ;
-        let Some(p1) = attacks::nearest_on_ray(d, on) else {
-            continue;
-        };
-        discover |= Bitboard::from_square(p1);
-        if own_cannons.contains(p1) {
-            screen |= attacks::between(ksq, p1);
-        }
-        if let Some(p2) = attacks::nearest_on_ray(d, on.without(p1)) {
-            discover |= Bitboard::from_square(p2);
-        }
+    for p1 in first & own_cannons {
+        screen |= attacks::between(ksq, p1);
     }
     let own_horses = pos.pieces(us, Role::Horse);
     for leg in attacks::horse_attackers(ksq) {
@@ -311,12 +304,11 @@ pub fn checking_moves(pos: &Position) -> MoveList {
     discover &= own;
 
     // Points from which each role checks directly (for a piece not in `discover`).
-    let r1 = attacks::rook_attacks(ksq, occ, rot);
     let mut occ2 = occ;
     let mut rot2 = rot;
-    for b in r1 & occ {
+    for b in first {
         occ2.clear(b);
-        rot2 &= !(1u128 << attacks::rot_index(b));
+        rot2 &= !attacks::rot_bit(b);
     }
     let rook_checks = r1;
     let cannon_checks = attacks::rook_attacks(ksq, occ2, rot2) - r1;
@@ -342,6 +334,8 @@ pub fn checking_moves(pos: &Position) -> MoveList {
         Bitboard::file(ksq.file()) | Bitboard::rank(ksq.rank()) | attacks::diagonal_neighbours(ksq);
 
     let mut out = MoveList::new();
+    // The own general's safety, worked out at the first check found.
+    let mut safety = None;
     let mut emit = |from: Square, targets: Bitboard, direct: Bitboard| {
         let targets = targets.without(ksq);
         let (exact, sure) = if discover.contains(from) {
@@ -370,21 +364,37 @@ pub fn checking_moves(pos: &Position) -> MoveList {
             if !sure.contains(to) && !gives_check_exact(pos, m, ksq) {
                 continue;
             }
-            if !pos.leaves_king_attacked(m, own_king) {
+            let ks = safety.get_or_insert_with(|| pos.king_safety());
+            if pos.is_legal_with(ks, m) {
                 out.push(m);
             }
         }
     };
+    // A piece that uncovers nothing can only check by landing on a checking point of its role
+    // or on a screen point: pieces that reach none of them even on an empty board are skipped.
+    let may = |sq: Square, reach: Bitboard, direct: Bitboard| {
+        discover.contains(sq) || (reach & (direct | screen)).any()
+    };
     for sq in pos.pieces(us, Role::Rook) {
-        emit(sq, attacks::rook_attacks(sq, occ, rot) - own, rook_checks);
+        if may(sq, attacks::lines(sq), rook_checks) {
+            emit(sq, attacks::rook_attacks(sq, occ, rot) - own, rook_checks);
+        }
     }
     for sq in pos.pieces(us, Role::Cannon) {
-        let quiet = attacks::rook_attacks(sq, occ, rot) - occ;
-        let targets = quiet | (attacks::cannon_attacks(sq, occ, rot) & them);
-        emit(sq, targets, cannon_checks);
+        if may(sq, attacks::lines(sq), cannon_checks) {
+            let quiet = attacks::rook_attacks(sq, occ, rot) - occ;
+            let targets = quiet | (attacks::cannon_attacks(sq, occ, rot) & them);
+            emit(sq, targets, cannon_checks);
+        }
     }
     for sq in own_horses {
-        emit(sq, attacks::horse_attacks(sq, occ) - own, horse_checks);
+        if may(
+            sq,
+            attacks::horse_attacks(sq, Bitboard::EMPTY),
+            horse_checks,
+        ) {
+            emit(sq, attacks::horse_attacks(sq, occ) - own, horse_checks);
+        }
     }
     for sq in pos.pieces(us, Role::Pawn) {
         emit(sq, attacks::pawn_attacks(us, sq) - own, pawn_checks);
@@ -398,17 +408,27 @@ pub fn checking_moves(pos: &Position) -> MoveList {
         discover
     };
     for sq in pos.pieces(us, Role::Elephant) & quiet_ones {
-        emit(
+        if may(
             sq,
-            attacks::elephant_attacks(sq, occ) - own,
+            attacks::elephant_attacks(sq, Bitboard::EMPTY),
             Bitboard::EMPTY,
-        );
+        ) {
+            emit(
+                sq,
+                attacks::elephant_attacks(sq, occ) - own,
+                Bitboard::EMPTY,
+            );
+        }
     }
     for sq in pos.pieces(us, Role::Advisor) & quiet_ones {
-        emit(sq, attacks::advisor_attacks(sq) - own, Bitboard::EMPTY);
+        if may(sq, attacks::advisor_attacks(sq), Bitboard::EMPTY) {
+            emit(sq, attacks::advisor_attacks(sq) - own, Bitboard::EMPTY);
+        }
     }
     for sq in pos.pieces(us, Role::King) & quiet_ones {
-        emit(sq, attacks::king_attacks(sq) - own, Bitboard::EMPTY);
+        if may(sq, attacks::king_attacks(sq), Bitboard::EMPTY) {
+            emit(sq, attacks::king_attacks(sq) - own, Bitboard::EMPTY);
+        }
     }
     debug_assert_eq!(out, checking_moves_by_play(pos), "{}", pos.fen());
     out
@@ -541,6 +561,11 @@ impl MateTable {
     }
 
     fn make_room(&mut self, moves: usize) {
+        if self.map.capacity() == 0 {
+            // A line's analysis stores a few thousand positions: no growing one by one.
+            self.map.reserve(1 << 12);
+            self.arena.reserve(1 << 14);
+        }
         if self.map.len() >= Self::MAX || self.arena.len() + moves > Self::MAX {
             self.map.clear();
             self.arena.clear();
@@ -558,15 +583,14 @@ impl MateTable {
         }
     }
 
-    fn list(&self, span: Span) -> Option<MoveList> {
+    fn list(&self, span: Span) -> Option<Moves> {
         if span.len == ABSENT {
             return None;
         }
         let start = span.start as usize;
-        let mut out = MoveList::new();
-        out.try_extend_from_slice(&self.arena[start..start + span.len as usize])
-            .expect("at most 128 moves");
-        Some(out)
+        Some(Moves::from_slice(
+            &self.arena[start..start + span.len as usize],
+        ))
     }
 
     fn store(&mut self, list: &MoveList) -> Span {
@@ -579,39 +603,41 @@ impl MateTable {
     }
 
     /// [`checking_moves`] of `pos`, generated once.
-    pub fn checking_moves(&mut self, pos: &Position) -> MoveList {
+    pub fn checking_moves(&mut self, pos: &Position) -> Moves {
         let key = pos.key();
         if let Some(l) = self.map.get(&key).and_then(|e| self.list(e.checks)) {
-            debug_assert_eq!(l, checking_moves(pos));
+            debug_assert_eq!(&l[..], &checking_moves(pos)[..]);
             return l;
         }
         let l = checking_moves(pos);
         self.make_room(l.len());
         let span = self.store(&l);
         self.map.entry(key).or_insert(EMPTY_ENTRY).checks = span;
-        l
+        Moves::from_slice(&l)
     }
 
     /// Whether the opponent has a legal move after `m` ([`has_legal_reply`]), from the stored
     /// replies when they are known.
-    fn has_reply_after(&mut self, pos: &Position, m: Move) -> bool {
+    fn has_reply_after(&mut self, pos: &mut Position, m: Move) -> bool {
         let key = pos.key_after(m);
         match self.map.get(&key) {
             Some(e) if e.replies.len != ABSENT => return e.replies.len > 0,
             Some(e) if e.has_move != 0 => return e.has_move == 2,
             _ => {}
         }
-        let has = has_legal_reply(&pos.after(m));
+        let undo = pos.play_unchecked(m);
+        let has = has_legal_reply(pos);
+        pos.undo(m, undo);
         self.make_room(0);
         self.map.entry(key).or_insert(EMPTY_ENTRY).has_move = if has { 2 } else { 1 };
         has
     }
 
     /// [`legal_replies`] of `pos` (exactly [`Position::legal_moves`]), generated once.
-    pub fn legal_replies(&mut self, pos: &Position) -> MoveList {
+    pub fn legal_replies(&mut self, pos: &Position) -> Moves {
         let key = pos.key();
         if let Some(l) = self.map.get(&key).and_then(|e| self.list(e.replies)) {
-            debug_assert_eq!(l, pos.legal_moves());
+            debug_assert_eq!(&l[..], &pos.legal_moves()[..]);
             return l;
         }
         let l = legal_replies(pos);
@@ -619,7 +645,74 @@ impl MateTable {
         self.make_room(l.len());
         let span = self.store(&l);
         self.map.entry(key).or_insert(EMPTY_ENTRY).replies = span;
-        l
+        Moves::from_slice(&l)
+    }
+}
+
+/// A list of moves handed out by the [`MateTable`]: most lists of checks and replies are short
+/// and are kept by value (cheap to move), longer ones on the heap.
+#[derive(Clone, Debug)]
+pub enum Moves {
+    Short(arrayvec::ArrayVec<Move, 24>),
+    Long(Vec<Move>),
+}
+
+impl Moves {
+    fn from_slice(moves: &[Move]) -> Moves {
+        let mut short = arrayvec::ArrayVec::new();
+        if short.try_extend_from_slice(moves).is_ok() {
+            Moves::Short(short)
+        } else {
+            Moves::Long(moves.to_vec())
+        }
+    }
+}
+
+impl std::ops::Deref for Moves {
+    type Target = [Move];
+    #[inline]
+    fn deref(&self) -> &[Move] {
+        match self {
+            Moves::Short(v) => v,
+            Moves::Long(v) => v,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Moves {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [Move] {
+        match self {
+            Moves::Short(v) => v,
+            Moves::Long(v) => v,
+        }
+    }
+}
+
+/// The moves of a [`Moves`], in order.
+pub struct MovesIter {
+    moves: Moves,
+    next: usize,
+}
+
+impl Iterator for MovesIter {
+    type Item = Move;
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        let m = self.moves.get(self.next).copied();
+        self.next += 1;
+        m
+    }
+}
+
+impl IntoIterator for Moves {
+    type Item = Move;
+    type IntoIter = MovesIter;
+    fn into_iter(self) -> MovesIter {
+        MovesIter {
+            moves: self,
+            next: 0,
+        }
     }
 }
 
@@ -656,9 +749,11 @@ pub fn mate_by_checks_with(
     // Deepening 1, 2, then the cap: mates in one or two are found cheaply; deeper iterations
     // one by one would search the same long lines of checks again and again.
     let mut depth = none;
+    // (The search plays its moves on this copy and takes them back.)
+    let mut scratch = *pos;
     while depth < cap {
         depth = if depth >= SHALLOW { cap } else { depth + 1 };
-        let (mate, complete) = mate_in(pos, &checks, depth, budget, table)?;
+        let (mate, complete) = mate_in(&mut scratch, &checks, depth, true, budget, table)?;
         if mate {
             return Ok(true);
         }
@@ -675,19 +770,24 @@ pub fn mate_by_checks_with(
 /// after which there is no mate at any depth (so deeper searches need not be tried). The table
 /// records complete answers as "no mate within `u8::MAX`".
 fn mate_in(
-    pos: &Position,
-    checks: &MoveList,
+    pos: &mut Position,
+    checks: &[Move],
     depth: u8,
+    look_up: bool,
     budget: &mut Budget,
     table: &mut MateTable,
 ) -> Result<(bool, bool), Exhausted> {
     let key = pos.key();
-    let (mate, none) = table.get(key);
-    if mate <= depth {
-        return Ok((true, true));
-    }
-    if none >= depth {
-        return Ok((false, none == u8::MAX));
+    // (A caller that has just looked the position up, and found it undecided at this depth,
+    // passes `look_up == false`.)
+    if look_up {
+        let (mate, none) = table.get(key);
+        if mate <= depth {
+            return Ok((true, true));
+        }
+        if none >= depth {
+            return Ok((false, none == u8::MAX));
+        }
     }
     // Mate in one first: it needs no replies searched (only whether there is one, known from
     // the table when the replies were listed before).
@@ -705,7 +805,10 @@ fn mate_in(
     if depth > 1 {
         complete = true;
         for &m in checks {
-            let q = &pos.after(m);
+            // The check and each reply are played on `pos` and taken back; `pos` is restored
+            // before the next check (an early error leaves it to be thrown away).
+            let check = pos.play_unchecked(m);
+            let q = &*pos;
             let mut replies = table.legal_replies(q);
             // Likely escapes first: captures (of the checker), then general moves.
             let ksq = q.king(q.turn());
@@ -713,7 +816,7 @@ fn mate_in(
             let mut all = true;
             for r in replies {
                 budget.tick()?;
-                let (smate, snone) = table.get(q.key_after(r));
+                let (smate, snone) = table.get(pos.key_after(r));
                 if smate < depth {
                     continue;
                 }
@@ -722,20 +825,25 @@ fn mate_in(
                     complete &= snone == u8::MAX;
                     break;
                 }
-                let s = q.after(r);
-                let next = table.checking_moves(&s);
+                let reply = pos.play_unchecked(r);
+                let next = table.checking_moves(pos);
                 if next.is_empty() {
-                    table.put(s.key(), None, Some(u8::MAX));
+                    table.put(pos.key(), None, Some(u8::MAX));
+                    pos.undo(r, reply);
                     all = false;
                     break;
                 }
-                let (smate, scomplete) = mate_in(&s, &next, depth - 1, budget, table)?;
+                // Looked up just above (`checking_moves` changes no mate fact; when it makes
+                // room, nothing is known at all).
+                let (smate, scomplete) = mate_in(pos, &next, depth - 1, false, budget, table)?;
+                pos.undo(r, reply);
                 if !smate {
                     all = false;
                     complete &= scomplete;
                     break;
                 }
             }
+            pos.undo(m, check);
             if all {
                 table.put(key, Some(depth), None);
                 return Ok((true, true));
