@@ -307,6 +307,13 @@ pub struct Analyzer<'p> {
     /// For the two-step reading: the position (key) whose squares are being tested, the
     /// squares tested and those where the side to move wins by a direct exchange.
     won_cache: (u64, Bitboard, Bitboard),
+    /// The mate depth of the safety test for captures in a position (key, depth).
+    safety: Option<(u64, u32)>,
+    /// The position before the move being classified, and (once known) whether the opponent
+    /// then stood threatening mate ([`Self::safety_cap`]).
+    standing_before: Option<(Position, Option<bool>)>,
+    /// The key of the position after the last move classified, and its nature.
+    last_after: Option<(u64, NatureKind)>,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -339,6 +346,9 @@ impl<'p> Analyzer<'p> {
             base_checks: None,
             ignore_safety: false,
             won_cache: (0, Bitboard::EMPTY, Bitboard::EMPTY),
+            safety: None,
+            standing_before: None,
+            last_after: None,
         }
     }
 
@@ -994,15 +1004,11 @@ impl<'p> Analyzer<'p> {
         recaptured: bool,
     ) -> Result<(bool, bool), Exhausted> {
         let r = q.after(m);
-        if !self.ignore_safety
-            && search::mate_by_checks_with(
-                &r,
-                self.profile.refutation_mate_cap,
-                &mut self.budget,
-                &mut self.mates,
-            )?
-        {
-            return Ok((false, false));
+        if !self.ignore_safety {
+            let cap = self.safety_cap(q)?;
+            if search::mate_by_checks_with(&r, cap, &mut self.budget, &mut self.mates)? {
+                return Ok((false, false));
+            }
         }
         // A counter-attack by checks that wins back at least as much is a root too.
         if self.profile.chase_check_cap > 0 && self.profile.counter_checks_refute {
@@ -1067,6 +1073,68 @@ impl<'p> Analyzer<'p> {
         gain - cost >= 0
     }
 
+    /// How deep a mate after a capture in `q` is looked for (RULES.md §2.5, safety: after
+    /// winning the piece the chaser is not mated). Normally `refutation_mate_cap`, to keep the
+    /// test cheap; but when the opponent already stands threatening mate (were the side to move
+    /// of `q` to pass, he would mate by checks within `mate_ply_cap`), a capture that does not
+    /// parry that threat lets him carry it out, however deep it is: the full mate depth is used
+    /// ([`Profile::safety_sees_standing_mate`]). So a threat to win a piece that cannot be
+    /// carried out while the opponent's mate threat stands is no threat, and the move that
+    /// parries the mate and keeps the capture makes it new (参考图35: the black rook returning
+    /// to f4 stops Red's mate and makes the cannon's capture of the rook c6 real: a chase).
+    /// Looked for only when the opponent stood threatening mate before the move being judged
+    /// (his last move was a mate threat; searched when that move was not classified here);
+    /// then, per position, whether the threat still stands. Outside [`Self::classify`],
+    /// shallow.
+    fn safety_cap(&mut self, q: &Position) -> Result<u32, Exhausted> {
+        let shallow = self.profile.refutation_mate_cap;
+        if !self.profile.safety_sees_standing_mate || self.profile.mate_ply_cap <= shallow {
+            return Ok(shallow);
+        }
+        // Only when the opponent stood threatening mate before the move being judged (his
+        // last move's own mate-threat search, in the mate table): a mate threat he gets only
+        // from that move itself is that move's consequence, judged by the shallow test.
+        let gate = match self.standing_before {
+            Some((_, g)) => g,
+            None => return Ok(shallow),
+        };
+        let gate = match gate {
+            Some(g) => g,
+            None => {
+                let before = self.standing_before.expect("set").0;
+                let g = search::mate_by_checks_with(
+                    &before.null_move(),
+                    self.profile.mate_ply_cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )?;
+                self.standing_before = Some((before, Some(g)));
+                g
+            }
+        };
+        if !gate {
+            return Ok(shallow);
+        }
+        if let Some((k, cap)) = self.safety
+            && k == q.key()
+        {
+            return Ok(cap);
+        }
+        let standing = search::mate_by_checks_with(
+            &q.null_move(),
+            self.profile.mate_ply_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )?;
+        let cap = if standing {
+            self.profile.mate_ply_cap
+        } else {
+            shallow
+        };
+        self.safety = Some((q.key(), cap));
+        Ok(cap)
+    }
+
     /// Safety (RULES.md §2.5) of a win by checks: after the check `m` and any reply, the
     /// capture of the target on `s` must leave the capturer's side unmated. A win by checks
     /// whose final capture walks into mate is no threat, exactly as a direct capture that does
@@ -1076,6 +1144,7 @@ impl<'p> Analyzer<'p> {
     /// cheap: after a reply, a target that cannot be taken at once (a further check is needed)
     /// is taken as safe.
     fn check_win_is_safe(&mut self, q: &Position, m: Move, s: Square) -> Result<bool, Exhausted> {
+        let cap = self.safety_cap(q)?;
         let r = q.after(m);
         for rep in search::legal_replies(&r) {
             let s2 = r.after(rep);
@@ -1087,7 +1156,7 @@ impl<'p> Analyzer<'p> {
             for cm in caps {
                 if !search::mate_by_checks_with(
                     &s2.after(cm),
-                    self.profile.refutation_mate_cap,
+                    cap,
                     &mut self.budget,
                     &mut self.mates,
                 )? {
@@ -1497,6 +1566,7 @@ impl<'p> Analyzer<'p> {
         pos: &Position,
     ) -> Result<Vec<(Square, Piece, WinHow, Square)>, Exhausted> {
         self.budget = Budget::new(self.profile.node_budget);
+        self.standing_before = None;
         Ok(self
             .threats(pos)?
             .into_iter()
@@ -1507,6 +1577,19 @@ impl<'p> Analyzer<'p> {
     /// The nature of `m` played in `before`; `prev` is the opponent's move just before.
     pub fn classify(&mut self, before: &Position, m: Move, prev: Option<Move>) -> MoveNature {
         self.budget = Budget::new(self.profile.node_budget);
+        // Whether the opponent stands threatening mate: his last move's nature, when this
+        // analyser classified it (a check is not counted), else searched on demand.
+        let standing = match self.last_after {
+            Some((k, kind)) if k == before.key() => Some(kind == NatureKind::MateThreat),
+            _ => None,
+        };
+        self.standing_before = Some((*before, standing));
+        let nature = self.classify_inner(before, m, prev);
+        self.last_after = Some((before.key_after(m), nature.kind));
+        nature
+    }
+
+    fn classify_inner(&mut self, before: &Position, m: Move, prev: Option<Move>) -> MoveNature {
         let after = before.after(m);
         let mut nature = MoveNature {
             mv: m,

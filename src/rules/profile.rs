@@ -139,6 +139,12 @@ pub struct Profile {
     /// real protection. `false` (AXF, as `under_protection_chases`): a protected piece is won
     /// only by the exchange on its own square.
     pub two_step_wins: bool,
+    /// Safety of a capture (RULES.md §2.5) when the opponent stands threatening mate: the mate
+    /// after the capture is looked for to `mate_ply_cap` (the depth of the mate threat), not
+    /// only to `refutation_mate_cap`. A piece that can be taken only by letting the opponent
+    /// carry out his mate threat is not under threat; parrying the mate while keeping the
+    /// capture is then a chase (CXA 参考图35). `false`: always `refutation_mate_cap`.
+    pub safety_sees_standing_mate: bool,
     /// Newness (RULES.md §2.2): a direct threat (capture or exchange) on a piece that before the
     /// move could only be won by a series of checks (抽将) is a new threat. `false`: any earlier
     /// threat on the piece, whatever its form, makes the direct threat a continuing one.
@@ -202,6 +208,7 @@ impl Profile {
             exchange_needs_acceptance: true,
             under_protection_chases: true,
             two_step_wins: true,
+            safety_sees_standing_mate: true,
             direct_threat_renews_check_threat: false,
             king_pawn_alone_idle: true,
             just_crossed_pawn_is_no_gain: true,
