@@ -577,3 +577,21 @@ fn odd_tag_names_are_written_as_tags() {
     assert!(tags.contains(&("X", "empty")), "{tags:?}");
     assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
 }
+
+/// A comment holding a blank line and then a tag pair (possible in a DhtmlXQ comment) is written
+/// so that the PGN reads back as one game with that comment (found by the `records` fuzz target).
+#[test]
+fn comments_holding_tag_lines_stay_comments() {
+    let mut game = pgn::read_str("1. h2e2 h9g7 *\n", "c").remove(0).game;
+    game.main.nodes[0].comments = vec!["note\n\n[Site \"x\"]\n\n  \n[Red \"y\"] end".into()];
+    let out = pgn::write_games([&game], record::Notation::Iccs);
+    let back = pgn::read_str(&out, "pgn");
+    assert_eq!(back.len(), 1, "{out}");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
+    let c = back[0].game.main.nodes[0].comments.join(" ");
+    assert!(
+        c.contains("[Site \"x\"]") && c.contains("[Red \"y\"] end"),
+        "{c}"
+    );
+}

@@ -998,6 +998,35 @@ fn escape(v: &str) -> String {
     out
 }
 
+/// A comment's text as PGN writes it between braces: `}` becomes the full-width `｝`, and a blank
+/// line right before a line starting with `[` is dropped, because a reader resynchronising after
+/// an unclosed comment takes a blank line and a tag pair as the start of the next game.
+fn comment_text(c: &str) -> String {
+    let c = c.replace('}', "｝");
+    if !c.contains('\n') {
+        return c;
+    }
+    let lines: Vec<&str> = c.split('\n').collect();
+    let blank = |l: &str| l.trim_matches([' ', '\t', '\r', '\u{3000}']).is_empty();
+    let mut out = String::with_capacity(c.len());
+    for (i, line) in lines.iter().enumerate() {
+        if blank(line) && i > 0 {
+            let next = lines[i + 1..].iter().find(|l| !blank(l));
+            if next.is_some_and(|l| {
+                l.trim_start_matches([' ', '\t', '\u{3000}'])
+                    .starts_with('[')
+            }) {
+                continue;
+            }
+        }
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(line);
+    }
+    out
+}
+
 /// Writes a tag name so that it reads back as one: a name from another format (a DhtmlXQ or XQF
 /// field) may hold spaces, quotes or brackets, which become `_`, or start with something other
 /// than a letter, which gets an `X` in front (a line `[(x "..."]` would not be read as a tag).
@@ -1146,7 +1175,7 @@ impl Writer {
     }
 
     fn comment(&mut self, c: &str) {
-        self.token(&format!("{{ {} }}", c.replace('}', "｝")));
+        self.token(&format!("{{ {} }}", comment_text(c)));
     }
 
     fn line(&mut self, line: &Line, start: Position) {
