@@ -595,3 +595,17 @@ fn comments_holding_tag_lines_stay_comments() {
         "{c}"
     );
 }
+
+/// A URL-encoded DhtmlXQ record with a '%' before a multi-byte character is read (the '%' kept as
+/// it is), not a panic on a character boundary (found by the `records` fuzz target).
+#[test]
+fn percent_before_a_multi_byte_character_is_not_a_panic() {
+    let text = "%5BDhtmlXQ%5D%5BDhtmlXQ_title%5D%禰x%E5%B1%80%5B/DhtmlXQ_title%5D\
+                %5BDhtmlXQ_movelist%5D77477062%5B/DhtmlXQ_movelist%5D%5B/DhtmlXQ%5D";
+    let games = record::read_bytes("pct", text.as_bytes(), Some(Format::Dhtmlxq));
+    assert_eq!(games.len(), 1);
+    assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    assert_eq!(iccs(&games[0].game), "h2e2 h9g7");
+    let title: Vec<&String> = games[0].game.tags.iter().map(|(_, v)| v).collect();
+    assert!(title.iter().any(|v| v.contains("%禰x局")), "{title:?}");
+}

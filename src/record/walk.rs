@@ -218,11 +218,12 @@ fn percent_decode_if_needed(text: &str) -> std::borrow::Cow<'_, str> {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
+        // (Bytes, not a str slice: a '%' may be followed by a multi-byte character.)
         if b[i] == b'%'
             && i + 2 < b.len()
-            && let Ok(v) = u8::from_str_radix(&text[i + 1..i + 3], 16)
+            && let (Some(hi), Some(lo)) = (hex_digit(b[i + 1]), hex_digit(b[i + 2]))
         {
-            out.push(v);
+            out.push(hi << 4 | lo);
             i += 3;
             continue;
         }
@@ -230,6 +231,11 @@ fn percent_decode_if_needed(text: &str) -> std::borrow::Cow<'_, str> {
         i += 1;
     }
     std::borrow::Cow::Owned(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// The value of one ASCII hex digit.
+fn hex_digit(c: u8) -> Option<u8> {
+    (c as char).to_digit(16).map(|d| d as u8)
 }
 
 /// Reads every game of one file.
