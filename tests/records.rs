@@ -514,11 +514,17 @@ fn non_ascii_words_in_an_iccs_game_are_errors() {
 /// the `records` fuzz target).
 #[test]
 fn trailing_text_that_looks_like_a_game_stays_trailing_text() {
+    // As read from a DhtmlXQ record, whose trailing text may hold anything.
     let text = "[FEN \"3rkab2/4a4/4b4/8p/p7c/2R6/4c3n/N3C3B/4A4/2BA1K3 b - - 0 1\"]*\n\
                 1. foo\n4. bar\n1-0\n";
-    let games = pgn::read_str(text, "trailing");
+    let mut games = pgn::read_str(text, "trailing");
     assert_eq!(games.len(), 1, "{games:?}");
     assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    assert_eq!(
+        games[0].game.trailing_text.as_deref(),
+        Some("1. foo\n4. bar\n1-0")
+    );
+    games[0].game.trailing_text = Some("1. foo\n4. bar\n\n  [Round \"x\"]\n1-0\n1. baz".into());
     let trailing = games[0].game.trailing_text.clone().expect("trailing text");
     for notation in [record::Notation::Iccs, record::Notation::Chinese] {
         let out = pgn::write_games([&games[0].game], notation);

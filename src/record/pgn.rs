@@ -1096,13 +1096,18 @@ pub fn write_game(game: &Game, notation: Notation, out: &mut String) {
 
 /// Writes the text after the result so that it reads back as this game's trailing text: a line
 /// that would start a new game where it stands (a tag pair, or move 1 right after a line ending
-/// with a result) is joined to the line before it with a space. `out` ends with the result line.
+/// with a result) is joined to the last line with text before it, with a space. `out` ends with
+/// the result line.
 fn write_trailing_text(t: &str, out: &mut String) {
     let mut prev_ended = true;
     for line in t.lines() {
         let trimmed = line.trim_start_matches([' ', '\t', '\u{3000}']);
         if is_tag_line(trimmed) || (prev_ended && starts_first_move(trimmed)) {
-            out.pop();
+            // Joined to the last line with text (blank lines in between would leave it a line
+            // of its own).
+            while out.ends_with(['\n', '\r', ' ', '\t']) {
+                out.pop();
+            }
             out.push(' ');
         }
         out.push_str(line);
