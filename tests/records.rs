@@ -615,3 +615,23 @@ fn percent_before_a_multi_byte_character_is_not_a_panic() {
     let title: Vec<&String> = games[0].game.tags.iter().map(|(_, v)| v).collect();
     assert!(title.iter().any(|v| v.contains("%禰x局")), "{title:?}");
 }
+
+/// A game from the standard placement but numbered from another move (a DhtmlXQ or XQF record
+/// may say so) keeps its FEN in PGN, so the move numbers read back (found by the `records` fuzz
+/// target).
+#[test]
+fn standard_placement_with_other_move_number_keeps_its_fen() {
+    let text = "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 7\"]\n\n\
+                7. h2e2 h9g7 *\n";
+    let games = pgn::read_str(text, "num");
+    assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    let fen = games[0].game.start.fen();
+    assert!(fen.ends_with(" 7"), "{fen}");
+    let mut game = games[0].game.clone();
+    game.tags.retain(|(k, _)| k != "FEN");
+    let out = pgn::write_games([&game], record::Notation::Iccs);
+    let back = pgn::read_str(&out, "pgn");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    assert_eq!(back[0].game.start.fen(), fen, "{out}");
+    assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
+}

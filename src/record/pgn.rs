@@ -1056,7 +1056,12 @@ pub fn format_tag(notation: Notation) -> &'static str {
 pub fn write_game(game: &Game, notation: Notation, out: &mut String) {
     let mut tags = game.tags.clone();
     set_tag(&mut tags, "Format", format_tag(notation));
-    if game.start != Position::start() || tags.iter().any(|(k, _)| k.eq_ignore_ascii_case("FEN")) {
+    // (Position equality is placement and side to move; a start numbered other than move 1 also
+    // needs the FEN, so that the move numbers read back.)
+    let standard = game.start == Position::start()
+        && game.start.fullmoves() == 1
+        && game.start.halfmoves() == 0;
+    if !standard || tags.iter().any(|(k, _)| k.eq_ignore_ascii_case("FEN")) {
         set_tag(&mut tags, "FEN", &game.start.fen());
     }
     if let Some(r) = game.result {
