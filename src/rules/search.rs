@@ -958,27 +958,29 @@ mod tests {
         }
     }
 
-    /// Every position of the real games (and the same placement with the other side to move):
-    /// the generated checking moves are exactly those found by playing every move.
-    #[test]
-    fn checking_moves_match_playing_on_real_games() {
-        let mut n = 0;
+    /// Calls `f` on every position of the real games, and on the same placement with the other
+    /// side to move.
+    fn for_each_real_game_position(mut f: impl FnMut(&Position)) {
         for l in include_str!("../../tests/data/rules/games.jsonl").lines() {
             let v: serde_json::Value = serde_json::from_str(l).unwrap();
             let mut p = pos(v["fen"].as_str().unwrap());
             for m in v["moves"].as_str().unwrap().split_whitespace() {
-                for q in [p, p.null_move()] {
-                    assert_eq!(
-                        checking_moves(&q),
-                        checking_moves_by_play(&q),
-                        "{}",
-                        q.fen()
-                    );
-                    n += 1;
-                }
+                f(&p);
+                f(&p.null_move());
                 p.play_unchecked(Move::parse_iccs(m).unwrap());
             }
         }
+    }
+
+    /// Every position of the real games (both sides to move): the generated checking moves are
+    /// exactly those found by playing every move.
+    #[test]
+    fn checking_moves_match_playing_on_real_games() {
+        let mut n = 0;
+        for_each_real_game_position(|q| {
+            assert_eq!(checking_moves(q), checking_moves_by_play(q), "{}", q.fen());
+            n += 1;
+        });
         assert!(n > 20_000);
     }
 
@@ -987,21 +989,14 @@ mod tests {
     #[test]
     fn replies_to_checks_match_legal_moves_on_real_games() {
         let mut n = 0;
-        for l in include_str!("../../tests/data/rules/games.jsonl").lines() {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            let mut p = pos(v["fen"].as_str().unwrap());
-            for m in v["moves"].as_str().unwrap().split_whitespace() {
-                for q in [p, p.null_move()] {
-                    for c in checking_moves(&q) {
-                        let r = q.after(c);
-                        assert_eq!(legal_replies(&r), r.legal_moves(), "{}", r.fen());
-                        assert_eq!(has_legal_reply(&r), r.has_legal_move(), "{}", r.fen());
-                        n += 1;
-                    }
-                }
-                p.play_unchecked(Move::parse_iccs(m).unwrap());
+        for_each_real_game_position(|q| {
+            for c in checking_moves(q) {
+                let r = q.after(c);
+                assert_eq!(legal_replies(&r), r.legal_moves(), "{}", r.fen());
+                assert_eq!(has_legal_reply(&r), r.has_legal_move(), "{}", r.fen());
+                n += 1;
             }
-        }
+        });
         assert!(n > 10_000, "{n}");
     }
 
