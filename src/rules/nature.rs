@@ -563,8 +563,10 @@ impl<'p> Analyzer<'p> {
             }
         }
         if self.profile.chase_check_cap > 0 {
+            // (A piece already won directly is not looked for by checks.)
+            let direct = out.iter().fold(Bitboard::EMPTY, |b, t| b.with(t.square));
             for (s, m, capturer, _) in
-                self.check_wins(q, self.profile.chase_check_cap, Mat::default())?
+                self.check_wins(q, self.profile.chase_check_cap, Mat::default(), !direct)?
             {
                 if out.iter().any(|t| t.square == s) {
                     continue;
@@ -1018,7 +1020,7 @@ impl<'p> Analyzer<'p> {
                 Some((k, v)) if *k == base.key() => v.clone(),
                 _ => {
                     let v: Vec<Square> = self
-                        .check_wins(&base, cap, Mat::default())?
+                        .check_wins(&base, cap, Mat::default(), Bitboard::FULL)?
                         .into_iter()
                         .map(|w| w.0)
                         .collect();
@@ -1026,7 +1028,13 @@ impl<'p> Analyzer<'p> {
                     v
                 }
             };
-            for (t, _, _, back) in self.check_wins(&r, cap, Mat::default())? {
+            // (Only targets the opponent could not win by checks before, and not the capturer
+            // when its recapture is already counted, can make the capture unsound.)
+            let mut fresh = before.iter().fold(Bitboard::FULL, |b, &t| b.without(t));
+            if recaptured {
+                fresh = fresh.without(m.to);
+            }
+            for (t, _, _, back) in self.check_wins(&r, cap, Mat::default(), fresh)? {
                 if before.contains(&t) || self.already_winnable(&base, &r, t) {
                     continue; // the opponent could already do that: not caused by the capture
                 }
@@ -1229,12 +1237,24 @@ impl<'p> Analyzer<'p> {
     /// material (counting what the checks gave up or won): (square, first check, capturer where
     /// it stands in `q`, the net balance of the whole line against the best defence), one entry
     /// per first check and target, best first.
+    ///
+    /// Only targets standing (in `q`) on a square of `interest` are looked for: a caller that
+    /// has no use for the others passes the squares it wants ([`Bitboard::FULL`] for all). The
+    /// entries for those targets are exactly the ones the full search gives (a target's win is
+    /// judged on its own: the best line and the best defence against it do not depend on the
+    /// other targets), so this only saves work. Within the search, once the first defence to a
+    /// check has been tried, only the targets it left are of interest for the other defences
+    /// (a target must be won against every defence), and the deeper series looks for them alone.
     fn check_wins(
         &mut self,
         q: &Position,
         cap: u32,
         offset: Mat,
+        interest: Bitboard,
     ) -> Result<Vec<(Square, Move, Square, Mat)>, Exhausted> {
+        if interest.is_empty() {
+            return Ok(Vec::new());
+        }
         let us = q.turn();
         let mut out: Vec<(Square, Move, Square, Mat)> = Vec::new();
         for m in self.mates.checking_moves(q) {
@@ -1245,73 +1265,51 @@ impl<'p> Analyzer<'p> {
             if replies.is_empty() {
                 continue; // mate: a mate threat, not a chase
             }
-            let mut common: Option<Vec<(Square, Square, Mat)>> = None;
-            for rep in replies {
-                let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
-                let off = offset + gained - lost;
-                let s2 = r.after(rep);
-                let mut wins: Vec<(Square, Square, Mat)> = Vec::new();
-                for s in s2.by_color(!us) & s2.attacked_by(us) {
-                    let Some(piece) = s2.piece_at(s) else {
-                        continue;
-                    };
-                    // The piece won is named where it stands in `q`: a piece the check forced
-                    // to move (to interpose, say) and then taken is won by the series too
-                    // (RULES.md §2.1: a forcing series of checks that ends in the capture).
-                    let t = origin_in(rep, s);
-                    if q.piece_at(t) != Some(piece) || !self.is_material(piece, s) {
-                        continue;
-                    }
-                    if let Some(c) = &common
-                        && !c.iter().any(|&(w, _, _)| w == t)
-                    {
-                        continue;
-                    }
-                    let mut best: Option<(Square, Mat, i32)> = None;
-                    for cm in Self::captures_to(&s2, s) {
-                        let (v, _, _) = self.capture_balance(&s2, cm, false)?;
-                        let total = off + v;
-                        let sc = self.win_score(&s2, cm.from, total);
-                        if self.series_gain(total) && best.is_none_or(|(_, _, b)| sc > b) {
-                            best = Some((cm.from, total, sc));
-                        }
-                    }
-                    if let Some((from, total, _)) = best {
-                        wins.push((t, from, total));
-                    }
-                }
-                if cap > 1 {
-                    for (s, _, capturer, total) in self.check_wins(&s2, cap - 1, off)? {
-                        let s = origin_in(rep, s);
-                        match wins.iter_mut().find(|w| w.0 == s) {
-                            Some(w) => {
-                                if self.win_score(&s2, capturer, total)
-                                    > self.win_score(&s2, w.1, w.2)
-                                {
-                                    *w = (s, capturer, total);
-                                }
-                            }
-                            None => wins.push((s, capturer, total)),
-                        }
-                    }
-                }
-                common = Some(match common {
-                    None => wins,
-                    Some(c) => c
-                        .into_iter()
-                        .filter_map(|(t, from, v)| {
-                            let w = wins.iter().find(|w| w.0 == t)?;
-                            Some(if self.scalar(w.2) < self.scalar(v) {
-                                (t, w.1, w.2)
-                            } else {
-                                (t, from, v)
-                            })
-                        })
-                        .collect(),
-                });
-                if common.as_ref().is_some_and(|c| c.is_empty()) {
+            // Each defence's wins, tried likeliest refutation first (a capture of the checking
+            // piece, then a step of the general): a target must be won against every defence,
+            // so once one defence leaves nothing wanted, the check wins nothing and the other
+            // defences need not be looked at; and the later defences look only for the
+            // targets the earlier ones left.
+            let mut order: ArrayVec<(bool, bool, usize), 128> = replies
+                .iter()
+                .enumerate()
+                .map(|(i, rep)| (rep.to != m.to, rep.from != r.king(!us), i))
+                .collect();
+            order.sort_unstable();
+            let mut per_reply: Vec<Option<Vec<(Square, Square, Mat)>>> = vec![None; replies.len()];
+            let mut wanted = interest;
+            for &(_, _, i) in &order {
+                let wins = self.reply_wins(q, &r, replies[i], offset + gained, cap, wanted)?;
+                wanted = wins.iter().fold(Bitboard::EMPTY, |b, w| b.with(w.0));
+                per_reply[i] = Some(wins);
+                if wanted.is_empty() {
                     break;
                 }
+            }
+            if wanted.is_empty() {
+                continue;
+            }
+            // What every defence leaves, against the best defence of each target (in the
+            // defences' order, so that among equal defences the first one counts).
+            let mut common: Option<Vec<(Square, Square, Mat)>> = None;
+            for wins in per_reply.into_iter().flatten() {
+                let wins = wins.into_iter().filter(|w| wanted.contains(w.0));
+                common = Some(match common {
+                    None => wins.collect(),
+                    Some(c) => {
+                        let wins: Vec<_> = wins.collect();
+                        c.into_iter()
+                            .filter_map(|(t, from, v)| {
+                                let w = wins.iter().find(|w| w.0 == t)?;
+                                Some(if self.scalar(w.2) < self.scalar(v) {
+                                    (t, w.1, w.2)
+                                } else {
+                                    (t, from, v)
+                                })
+                            })
+                            .collect()
+                    }
+                });
             }
             for (s, capturer, v) in common.unwrap_or_default() {
                 // The capturer is named where it stands in `q` (the check may have moved it):
@@ -1327,6 +1325,70 @@ impl<'p> Analyzer<'p> {
         // Best first; the sort is stable, so equal lines keep the generation order.
         out.sort_by_key(|o| std::cmp::Reverse(self.win_score(q, o.2, o.3)));
         Ok(out)
+    }
+
+    /// For [`Self::check_wins`]: after the check that gave `r` and the defence `rep`, the targets
+    /// (named where they stand in `q`, among `wanted`) the checking side wins, by a capture or
+    /// by further checks (`cap` counts the check just given): (target, capturer, net balance
+    /// counting `off`, what the line so far gained, and what the defence took).
+    fn reply_wins(
+        &mut self,
+        q: &Position,
+        r: &Position,
+        rep: Move,
+        off: Mat,
+        cap: u32,
+        wanted: Bitboard,
+    ) -> Result<Vec<(Square, Square, Mat)>, Exhausted> {
+        let us = q.turn();
+        let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
+        let off = off - lost;
+        let s2 = r.after(rep);
+        let mut wins: Vec<(Square, Square, Mat)> = Vec::new();
+        for s in s2.by_color(!us) & s2.attacked_by(us) {
+            let Some(piece) = s2.piece_at(s) else {
+                continue;
+            };
+            // The piece won is named where it stands in `q`: a piece the check forced to move
+            // (to interpose, say) and then taken is won by the series too (RULES.md §2.1: a
+            // forcing series of checks that ends in the capture).
+            let t = origin_in(rep, s);
+            if !wanted.contains(t) || q.piece_at(t) != Some(piece) || !self.is_material(piece, s) {
+                continue;
+            }
+            let mut best: Option<(Square, Mat, i32)> = None;
+            for cm in Self::captures_to(&s2, s) {
+                let (v, _, _) = self.capture_balance(&s2, cm, false)?;
+                let total = off + v;
+                let sc = self.win_score(&s2, cm.from, total);
+                if self.series_gain(total) && best.is_none_or(|(_, _, b)| sc > b) {
+                    best = Some((cm.from, total, sc));
+                }
+            }
+            if let Some((from, total, _)) = best {
+                wins.push((t, from, total));
+            }
+        }
+        if cap > 1 {
+            // The wanted targets named where they stand in `s2` (the defence may have moved
+            // one of them).
+            let mut wanted2 = wanted.without(rep.to);
+            if wanted.contains(rep.from) {
+                wanted2 = wanted2.with(rep.to);
+            }
+            for (s, _, capturer, total) in self.check_wins(&s2, cap - 1, off, wanted2)? {
+                let s = origin_in(rep, s);
+                match wins.iter_mut().find(|w| w.0 == s) {
+                    Some(w) => {
+                        if self.win_score(&s2, capturer, total) > self.win_score(&s2, w.1, w.2) {
+                            *w = (s, capturer, total);
+                        }
+                    }
+                    None => wins.push((s, capturer, total)),
+                }
+            }
+        }
+        Ok(wins)
     }
 
     /// Whether the threat on `t.square` survives the removal of the chaser's piece on `sq`.
