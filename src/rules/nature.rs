@@ -445,27 +445,40 @@ impl<'p> Analyzer<'p> {
         line.push(m.from);
         let mut recapturable = false;
         let mut best_sub_line: ArrayVec<Square, 8> = ArrayVec::new();
-        for rm in Self::captures_to(&r, s) {
-            // (Played and taken back on `r`: cheaper than copies.)
+        // Each recapture's exchange value first (played and taken back on `r`: cheaper than
+        // copies); then, best first (among equal values, the first generated), the mate test
+        // of `refute`, which is the costly part: the first recapture that is not refuted is the
+        // best one, and the ones after it need no test.
+        let mut recaptures: ArrayVec<(i32, usize, Move, Mat, ArrayVec<Square, 8>), 16> =
+            ArrayVec::new();
+        for (i, rm) in Self::captures_to(&r, s).into_iter().enumerate() {
             let undo = r.play_unchecked(rm);
-            let refuted = refute
-                && search::mate_by_checks_with(
+            let (ours, sub) = self.see_in(&mut r, s, 2);
+            r.undo(rm, undo);
+            let v = self.mat(mover) - ours;
+            recaptures.push((-self.scalar(v), i, rm, v, sub));
+        }
+        recaptures.sort_unstable_by_key(|e| (e.0, e.1));
+        for (_, _, rm, v, sub) in recaptures {
+            if refute {
+                let undo = r.play_unchecked(rm);
+                let refuted = search::mate_by_checks_with(
                     &r,
                     self.profile.refutation_mate_cap,
                     &mut self.budget,
                     &mut self.mates,
-                )?;
-            let exchange = (!refuted).then(|| self.see_in(&mut r, s, 2));
-            r.undo(rm, undo);
-            let Some((ours, sub)) = exchange else {
-                continue;
-            };
+                );
+                r.undo(rm, undo);
+                if refuted? {
+                    continue;
+                }
+            }
             recapturable = true;
-            let v = self.mat(mover) - ours;
             if self.scalar(v) > self.scalar(best_reply) {
                 best_reply = v;
                 best_sub_line = sub;
             }
+            break;
         }
         // The chaser's further capturers: every other square of the sub-line starting with ours.
         for (i, sq) in best_sub_line.iter().enumerate() {
