@@ -520,6 +520,8 @@ struct Entry {
     none: u8,
     checks: Span,
     replies: Span,
+    /// [`first_replies`], once generated.
+    first: Span,
     /// Whether the side to move has a legal move: 0 unknown, 1 no, 2 yes.
     has_move: u8,
 }
@@ -541,6 +543,7 @@ const EMPTY_ENTRY: Entry = Entry {
     none: 0,
     checks: NO_SPAN,
     replies: NO_SPAN,
+    first: NO_SPAN,
     has_move: 0,
 };
 
@@ -631,6 +634,23 @@ impl MateTable {
         self.make_room(0);
         self.map.entry(key).or_insert(EMPTY_ENTRY).has_move = if has { 2 } else { 1 };
         has
+    }
+
+    /// [`first_replies`] of `pos` (in check), generated once.
+    fn first_replies(&mut self, pos: &Position) -> Moves {
+        let key = pos.key();
+        if let Some(l) = self.map.get(&key).and_then(|e| self.list(e.first)) {
+            return l;
+        }
+        let l = first_replies(pos);
+        self.make_room(l.len());
+        let span = self.store(&l);
+        let e = self.map.entry(key).or_insert(EMPTY_ENTRY);
+        e.first = span;
+        if !l.is_empty() {
+            e.has_move = 2;
+        }
+        Moves::from_slice(&l)
     }
 
     /// [`legal_replies`] of `pos` (exactly [`Position::legal_moves`]), generated once.
@@ -808,41 +828,7 @@ fn mate_in(
             // The check and each reply are played on `pos` and taken back; `pos` is restored
             // before the next check (an early error leaves it to be thrown away).
             let check = pos.play_unchecked(m);
-            let q = &*pos;
-            let mut replies = table.legal_replies(q);
-            // Likely escapes first: captures (of the checker), then general moves.
-            let ksq = q.king(q.turn());
-            replies.sort_by_key(|r| (q.piece_at(r.to).is_none(), r.from != ksq));
-            let mut all = true;
-            for r in replies {
-                budget.tick()?;
-                let (smate, snone) = table.get(pos.key_after(r));
-                if smate < depth {
-                    continue;
-                }
-                if snone >= depth - 1 {
-                    all = false;
-                    complete &= snone == u8::MAX;
-                    break;
-                }
-                let reply = pos.play_unchecked(r);
-                let next = table.checking_moves(pos);
-                if next.is_empty() {
-                    table.put(pos.key(), None, Some(u8::MAX));
-                    pos.undo(r, reply);
-                    all = false;
-                    break;
-                }
-                // Looked up just above (`checking_moves` changes no mate fact; when it makes
-                // room, nothing is known at all).
-                let (smate, scomplete) = mate_in(pos, &next, depth - 1, false, budget, table)?;
-                pos.undo(r, reply);
-                if !smate {
-                    all = false;
-                    complete &= scomplete;
-                    break;
-                }
-            }
+            let all = every_reply_mated(pos, depth, budget, table, &mut complete)?;
             pos.undo(m, check);
             if all {
                 table.put(key, Some(depth), None);
@@ -852,6 +838,110 @@ fn mate_in(
     }
     table.put(key, None, Some(if complete { u8::MAX } else { depth }));
     Ok((false, complete))
+}
+
+/// After a check in [`mate_in`] (the defender to move in `pos`): whether every reply leaves a
+/// mate by checks within `depth - 1` further attacker moves. When one does not, `complete` is
+/// cleared unless that reply is known to stop every mate at any depth.
+///
+/// A mating attack is nearly always refuted by the first reply tried, so the likely refutations
+/// ([`first_replies`]: captures of a checker, then general moves) are tried before the full list
+/// of replies is generated; the full list (captures first, then general moves) follows only when
+/// they all lose, and replies already tried are then answered by the table.
+fn every_reply_mated(
+    pos: &mut Position,
+    depth: u8,
+    budget: &mut Budget,
+    table: &mut MateTable,
+    complete: &mut bool,
+) -> Result<bool, Exhausted> {
+    for r in table.first_replies(pos) {
+        if let Some(c) = refutes(pos, r, depth, budget, table)? {
+            *complete &= c;
+            return Ok(false);
+        }
+    }
+    let mut replies = table.legal_replies(pos);
+    // Likely escapes first: captures (of the checker), then general moves.
+    let q = &*pos;
+    let ksq = q.king(q.turn());
+    replies.sort_by_key(|r| (q.piece_at(r.to).is_none(), r.from != ksq));
+    for r in replies {
+        if let Some(c) = refutes(pos, r, depth, budget, table)? {
+            *complete &= c;
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Whether the reply `r` (of the defender to move in `pos`, after a check) stops every mate by
+/// checks within `depth - 1` attacker moves: `Some(complete)` when it does (`complete`: at any
+/// depth), `None` when the attacker still mates.
+#[inline]
+fn refutes(
+    pos: &mut Position,
+    r: Move,
+    depth: u8,
+    budget: &mut Budget,
+    table: &mut MateTable,
+) -> Result<Option<bool>, Exhausted> {
+    budget.tick()?;
+    let (smate, snone) = table.get(pos.key_after(r));
+    if smate < depth {
+        return Ok(None);
+    }
+    if snone >= depth - 1 {
+        return Ok(Some(snone == u8::MAX));
+    }
+    let reply = pos.play_unchecked(r);
+    let next = table.checking_moves(pos);
+    if next.is_empty() {
+        table.put(pos.key(), None, Some(u8::MAX));
+        pos.undo(r, reply);
+        return Ok(Some(true));
+    }
+    // Looked up just above (`checking_moves` changes no mate fact; when it makes room, nothing
+    // is known at all).
+    let (smate, scomplete) = mate_in(pos, &next, depth - 1, false, budget, table)?;
+    pos.undo(r, reply);
+    Ok((!smate).then_some(scomplete))
+}
+
+/// Some legal replies to a check (the side to move of `q` is in check): the captures of a
+/// checking piece by pieces other than the general, then the general's moves, captures first.
+/// The moves most likely to refute a mating attack, found without generating every reply.
+pub fn first_replies(q: &Position) -> MoveList {
+    let us = q.turn();
+    let k = q.king(us);
+    let own = q.by_color(us);
+    let them = q.by_color(!us);
+    let occ = q.occupied();
+    let mut out = MoveList::new();
+    for c in q.attackers(k, !us) {
+        // The pieces that reach `c` by their own movement (each table is its own reverse).
+        let mut from =
+            attacks::slider_attackers(c, occ, q.pieces(us, Role::Rook), q.pieces(us, Role::Cannon));
+        from |= attacks::horse_attacker_squares(c, occ) & q.by_role(Role::Horse);
+        from |= attacks::pawn_attackers(us, c) & q.by_role(Role::Pawn);
+        from |= attacks::advisor_attacks(c) & q.by_role(Role::Advisor);
+        from |= attacks::elephant_attacks(c, occ) & q.by_role(Role::Elephant);
+        for f in from & own {
+            let m = Move::new(f, c);
+            if !q.leaves_king_attacked(m, k) {
+                out.push(m);
+            }
+        }
+    }
+    let steps = attacks::king_attacks(k) - own;
+    for to in (steps & them).into_iter().chain(steps - them) {
+        let m = Move::new(k, to);
+        if !q.leaves_king_attacked(m, k) {
+            out.push(m);
+        }
+    }
+    debug_assert!(out.iter().all(|m| q.legal_moves().contains(m)));
+    out
 }
 
 /// Whether the side to move can force mate within `cap` of its own moves, every one a check,
@@ -994,6 +1084,19 @@ mod tests {
                 let r = q.after(c);
                 assert_eq!(legal_replies(&r), r.legal_moves(), "{}", r.fen());
                 assert_eq!(has_legal_reply(&r), r.has_legal_move(), "{}", r.fen());
+                // The first replies: exactly the legal captures of a checker and the general's
+                // moves.
+                let k = r.king(r.turn());
+                let checkers = r.checkers();
+                let mut expected: Vec<Move> = r
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| m.from == k || checkers.contains(m.to))
+                    .collect();
+                let mut first = first_replies(&r).to_vec();
+                expected.sort_by_key(|m| (m.from as u8, m.to as u8));
+                first.sort_by_key(|m| (m.from as u8, m.to as u8));
+                assert_eq!(first, expected, "{}", r.fen());
                 n += 1;
             }
         });
