@@ -1268,33 +1268,43 @@ impl<'p> Analyzer<'p> {
         if interest.is_empty() {
             return Ok(Vec::new());
         }
-        let us = q.turn();
         let mut out: Vec<(Square, Move, Square, Mat)> = Vec::new();
         for m in self.mates.checking_moves(q) {
             self.budget.tick()?;
             let gained = q.piece_at(m.to).map(|p| self.mat(p)).unwrap_or_default();
             let r = q.after(m);
+            // Each defence's wins, tried likeliest refutation first (captures of the checking
+            // piece, then steps of the general, found without listing every defence): a target
+            // must be won against every defence, so once one defence leaves nothing wanted, the
+            // check wins nothing and the other defences need not be looked at (nor listed); and
+            // the later defences look only for the targets the earlier ones left.
+            let mut wanted = interest;
+            let mut tried: ArrayVec<(Move, Vec<(Square, Square, Mat)>), 32> = ArrayVec::new();
+            for rep in search::first_replies(&r) {
+                let wins = self.reply_wins(q, &r, rep, offset + gained, cap, wanted)?;
+                wanted = wins.iter().fold(Bitboard::EMPTY, |b, w| b.with(w.0));
+                if wanted.is_empty() || tried.try_push((rep, wins)).is_err() {
+                    break;
+                }
+            }
+            if wanted.is_empty() {
+                continue;
+            }
             let replies = self.mates.legal_replies(&r);
             if replies.is_empty() {
                 continue; // mate: a mate threat, not a chase
             }
-            // Each defence's wins, tried likeliest refutation first (a capture of the checking
-            // piece, then a step of the general): a target must be won against every defence,
-            // so once one defence leaves nothing wanted, the check wins nothing and the other
-            // defences need not be looked at; and the later defences look only for the
-            // targets the earlier ones left.
-            let mut order: ArrayVec<(bool, bool, usize), 128> = replies
-                .iter()
-                .enumerate()
-                .map(|(i, rep)| (rep.to != m.to, rep.from != r.king(!us), i))
-                .collect();
-            order.sort_unstable();
-            let mut per_reply: Vec<Option<Vec<(Square, Square, Mat)>>> = vec![None; replies.len()];
-            let mut wanted = interest;
-            for &(_, _, i) in &order {
-                let wins = self.reply_wins(q, &r, replies[i], offset + gained, cap, wanted)?;
-                wanted = wins.iter().fold(Bitboard::EMPTY, |b, w| b.with(w.0));
-                per_reply[i] = Some(wins);
+            let mut per_reply: Vec<Vec<(Square, Square, Mat)>> = Vec::with_capacity(replies.len());
+            for rep in replies {
+                let wins = match tried.iter().position(|t| t.0 == rep) {
+                    Some(i) => std::mem::take(&mut tried[i].1),
+                    None => {
+                        let wins = self.reply_wins(q, &r, rep, offset + gained, cap, wanted)?;
+                        wanted = wins.iter().fold(Bitboard::EMPTY, |b, w| b.with(w.0));
+                        wins
+                    }
+                };
+                per_reply.push(wins);
                 if wanted.is_empty() {
                     break;
                 }
@@ -1305,7 +1315,7 @@ impl<'p> Analyzer<'p> {
             // What every defence leaves, against the best defence of each target (in the
             // defences' order, so that among equal defences the first one counts).
             let mut common: Option<Vec<(Square, Square, Mat)>> = None;
-            for wins in per_reply.into_iter().flatten() {
+            for wins in per_reply {
                 let wins = wins.into_iter().filter(|w| wanted.contains(w.0));
                 common = Some(match common {
                     None => wins.collect(),
