@@ -491,12 +491,18 @@ impl<'p> Analyzer<'p> {
 
     /// The enemy pieces the side to move could win next move.
     fn threats(&mut self, q: &Position) -> Result<Vec<Threat>, Exhausted> {
+        self.threats_within(q, Bitboard::FULL)
+    }
+
+    /// [`Self::threats`] against the enemy pieces standing on `within` only: exactly the
+    /// threats of the full list on those squares (each piece's threat is judged on its own).
+    fn threats_within(&mut self, q: &Position, within: Bitboard) -> Result<Vec<Threat>, Exhausted> {
         let us = q.turn();
         let mut out = Vec::new();
         // Pieces no capture wins by itself, with the captures tried (for two-step wins).
         let mut open: ArrayVec<(Square, Captures), 16> = ArrayVec::new();
         // (Only pieces something of ours attacks can be captured.)
-        for s in q.by_color(!us) & q.attacked_by(us) {
+        for s in q.by_color(!us) & q.attacked_by(us) & within {
             let piece = q.piece_at(s).expect("piece");
             if !self.is_material(piece, s) {
                 continue;
@@ -578,9 +584,12 @@ impl<'p> Analyzer<'p> {
         if self.profile.chase_check_cap > 0 {
             // (A piece already won directly is not looked for by checks.)
             let direct = out.iter().fold(Bitboard::EMPTY, |b, t| b.with(t.square));
-            for (s, m, capturer, _) in
-                self.check_wins(q, self.profile.chase_check_cap, Mat::default(), !direct)?
-            {
+            for (s, m, capturer, _) in self.check_wins(
+                q,
+                self.profile.chase_check_cap,
+                Mat::default(),
+                within - direct,
+            )? {
                 if out.iter().any(|t| t.square == s) {
                     continue;
                 }
@@ -1019,6 +1028,30 @@ impl<'p> Analyzer<'p> {
         recaptured: bool,
     ) -> Result<(bool, bool), Exhausted> {
         let r = q.after(m);
+        // The capturer's duties first (cheap): a capture that is neither sound counting what it
+        // newly gives away nor sound counting everything needs no safety test.
+        let duties = if self.profile.capturer_duties {
+            let base_pos = q.null_move();
+            let base = match self.base_capture {
+                Some((k, v)) if k == base_pos.key() => v,
+                _ => {
+                    let v = self.best_capture(&base_pos, None);
+                    self.base_capture = Some((base_pos.key(), v));
+                    v
+                }
+            };
+            let after = self.best_capture(&r, Some(m.to));
+            let gain = self.scalar(v);
+            (
+                Self::duty_cost_within_gain(gain, (after - base).max(0)),
+                gain - after > 0,
+            )
+        } else {
+            (true, true)
+        };
+        if duties == (false, false) {
+            return Ok(duties);
+        }
         if !self.ignore_safety {
             let cap = self.safety_cap(q)?;
             if search::mate_by_checks_with(&r, cap, &mut self.budget, &mut self.mates)? {
@@ -1061,24 +1094,7 @@ impl<'p> Analyzer<'p> {
                 }
             }
         }
-        if !self.profile.capturer_duties {
-            return Ok((true, true));
-        }
-        let base_pos = q.null_move();
-        let base = match self.base_capture {
-            Some((k, v)) if k == base_pos.key() => v,
-            _ => {
-                let v = self.best_capture(&base_pos, None);
-                self.base_capture = Some((base_pos.key(), v));
-                v
-            }
-        };
-        let after = self.best_capture(&r, Some(m.to));
-        let gain = self.scalar(v);
-        Ok((
-            Self::duty_cost_within_gain(gain, (after - base).max(0)),
-            gain - after > 0,
-        ))
+        Ok(duties)
     }
 
     /// The capturer's duties (RULES.md §2, special cases: "a chasing piece that is itself the
@@ -1787,10 +1803,16 @@ impl<'p> Analyzer<'p> {
         // AXF: an attack that existed before but was unsafe (a mate followed the capture) is
         // an old attack; making it safe is no new chase.
         self.ignore_safety = self.profile.newness_ignores_safety;
-        let t0 = self.threats(before);
+        // Only the pieces threatened now matter before the move (each piece's threat is
+        // judged on its own).
+        let now = t1
+            .iter()
+            .filter(|t| t.rel)
+            .fold(Bitboard::EMPTY, |b, t| b.with(t.square));
+        let t0 = self.threats_within(before, now);
         self.ignore_safety = false;
         let mut t0 = t0?;
-        t0.extend(self.threats_held_back_by_check(before)?);
+        t0.extend(self.threats_held_back_by_check(before, now)?);
         let mut targets = Vec::new();
         for t in &t1 {
             if !t.rel {
@@ -2149,7 +2171,12 @@ impl<'p> Analyzer<'p> {
     /// answered is idle; a state the opponent brought on himself, 自毙, is not charged). The
     /// book rules an advisor blocking a check idle although the block lets its rook take a
     /// cannon the checking rook had just stopped guarding (参考图19). Empty when not in check.
-    fn threats_held_back_by_check(&mut self, before: &Position) -> Result<Vec<Threat>, Exhausted> {
+    /// Only the threats against pieces standing on `within` are listed.
+    fn threats_held_back_by_check(
+        &mut self,
+        before: &Position,
+        within: Bitboard,
+    ) -> Result<Vec<Threat>, Exhausted> {
         let checkers = before.checkers();
         if checkers.is_empty() {
             return Ok(Vec::new());
@@ -2159,7 +2186,7 @@ impl<'p> Analyzer<'p> {
             setup.board[c as usize] = None;
         }
         let freed = Position::from_setup_unchecked(&setup);
-        self.threats(&freed)
+        self.threats_within(&freed, within)
     }
 
     /// The idle kind of an idle move, if one applies.
