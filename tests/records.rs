@@ -635,3 +635,19 @@ fn standard_placement_with_other_move_number_keeps_its_fen() {
     assert_eq!(back[0].game.start.fen(), fen, "{out}");
     assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
 }
+
+/// DhtmlXQ keeps a start from the standard placement numbered from another move (its `fen` field
+/// is written), as PGN does (found by the `records` fuzz target, which now also checks DhtmlXQ
+/// round trips field by field).
+#[test]
+fn dhtmlxq_keeps_the_move_number_of_a_standard_start() {
+    let text = "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 7\"]\n\n\
+                7. h2e2 h9g7 *\n";
+    let mut game = pgn::read_str(text, "num").remove(0).game;
+    game.tags.retain(|(k, _)| k != "FEN");
+    let out = dhtmlxq::write_games([&game]);
+    let back = dhtmlxq::read_str(&out, "dhtmlxq");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    assert_eq!(back[0].game.start.fen(), game.start.fen(), "{out}");
+    assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
+}

@@ -748,7 +748,11 @@ pub fn write_game(game: &Game, out: &mut String) {
     if !have_result && let Some(r) = game.result {
         field(out, "result", r.token());
     }
-    let standard = game.start == Position::start();
+    // (Position equality is placement and side to move; a start numbered other than move 1 also
+    // needs the FEN, or the move numbers change.)
+    let standard = game.start == Position::start()
+        && game.start.fullmoves() == 1
+        && game.start.halfmoves() == 0;
     if let Some(b) = binit(&game.start) {
         field(out, "binit", &b);
     }
