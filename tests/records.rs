@@ -651,3 +651,20 @@ fn dhtmlxq_keeps_the_move_number_of_a_standard_start() {
     assert_eq!(back[0].game.start.fen(), game.start.fen(), "{out}");
     assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
 }
+
+/// A carriage return that does not end a line (in a comment, a tag or the text after the game)
+/// survives DhtmlXQ, which used to drop every CR (found by the `records` fuzz target).
+#[test]
+fn dhtmlxq_keeps_a_lone_carriage_return() {
+    let mut game = pgn::read_str("1. h2e2 h9g7 *\n", "cr").remove(0).game;
+    game.main.nodes[0].comments = vec!["a\rb\r\nc".into()];
+    game.tags.push(("Remark".into(), "x\ry".into()));
+    game.trailing_text = Some("t\ru".into());
+    let out = dhtmlxq::write_games([&game]);
+    let back = dhtmlxq::read_str(&out, "dhtmlxq");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    let g = &back[0].game;
+    assert_eq!(g.main.nodes[0].comments, ["a\rb\nc"], "{out}");
+    assert_eq!(g.tag("Remark"), Some("x\ry"), "{out}");
+    assert_eq!(g.trailing_text.as_deref(), Some("t\ru"), "{out}");
+}

@@ -310,11 +310,13 @@ fn decode_text(v: &str) -> String {
 /// Escapes text for a field value (the inverse of [`decode_text`]).
 fn encode_text(v: &str) -> String {
     let mut out = String::with_capacity(v.len());
-    for c in v.chars() {
+    let mut chars = v.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
             '\n' => out.push_str("||"),
-            '\r' => {}
-            '|' | '[' | ']' | '\\' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            // A CR LF line break is one `||`; a lone CR is kept as an escape.
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '|' | '[' | ']' | '\\' | '\r' => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push(c),
         }
     }
