@@ -668,3 +668,25 @@ fn dhtmlxq_keeps_a_lone_carriage_return() {
     assert_eq!(g.tag("Remark"), Some("x\ry"), "{out}");
     assert_eq!(g.trailing_text.as_deref(), Some("t\ru"), "{out}");
 }
+
+/// Comments and trailing text with CR LF line ends (from binary records) are written as PGN so
+/// that the game read back prints the same text: a reader drops the CRs at line ends, and the
+/// writer used to keep them (found by the `records` fuzz target's printer stability check).
+#[test]
+fn pgn_printer_is_stable_on_crlf_comments() {
+    let mut game = pgn::read_str("1. h2e2 h9g7 *\n", "crlf").remove(0).game;
+    game.main.nodes[0].comments = vec!["和\r\n".into(), "two\r\r\nlines".into()];
+    game.main.comments_before = vec!["first\r\n\r\nsecond\r".into()];
+    game.trailing_text = Some("after\r\r\nthe\r\ngame".into());
+    for notation in [record::Notation::Iccs, record::Notation::Chinese] {
+        let out = pgn::write_games([&game], notation);
+        let back = pgn::read_str(&out, "pgn");
+        assert_eq!(back.len(), 1, "{out}");
+        assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+        let again = pgn::write_games([&back[0].game], notation);
+        assert_eq!(out, again);
+        let g = &back[0].game;
+        assert_eq!(g.main.nodes[0].comments, ["和\n", "two\nlines"], "{out}");
+        assert_eq!(g.trailing_text.as_deref(), Some("after\nthe\ngame"));
+    }
+}
