@@ -690,3 +690,69 @@ fn pgn_printer_is_stable_on_crlf_comments() {
         assert_eq!(g.trailing_text.as_deref(), Some("after\nthe\ngame"));
     }
 }
+
+/// A game whose Result tag says something else than its result (or nothing a reader
+/// understands) keeps its result in DhtmlXQ, where the `result` field decides it (found by the
+/// `records` fuzz target).
+#[test]
+fn dhtmlxq_result_field_states_the_games_result() {
+    let text = "[Result \"1/2廣州-1/2\"]\n\n1. h2e2 h9g7 1/2-1/2\n\n\
+                [Result \"1-0\"]\n\n1. h2e2 h9g7 *\n\n\
+                [Result \"红胜\"]\n\n1. h2e2 h9g7 1-0\n";
+    let games = pgn::read_str(text, "res");
+    let want = [
+        (record::GameResult::Draw, "1/2-1/2"),
+        (record::GameResult::Unknown, "*"),
+        (record::GameResult::RedWins, "红胜"),
+    ];
+    for (e, (result, field)) in games.iter().zip(want) {
+        assert!(e.error.is_none(), "{:?}", e.error);
+        assert_eq!(e.game.result, Some(result));
+        let out = dhtmlxq::write_games([&e.game]);
+        assert!(
+            out.contains(&format!("[DhtmlXQ_result]{field}[/DhtmlXQ_result]")),
+            "{out}"
+        );
+        let back = dhtmlxq::read_str(&out, "dhtmlxq");
+        assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+        assert_eq!(back[0].game.result, Some(result), "{out}");
+    }
+}
+
+/// Tag names DhtmlXQ cannot hold as they are (brackets or spaces in the name, or a name the reader
+/// takes for a field of its own: `movelist`, `binit`, `comment3`, `move_0_1_1`, `trailing_text`)
+/// are written so that each value reads back as a tag and the game is unchanged; such a tag used
+/// to vanish, or to replace the moves, the start or a comment (found by the `records` fuzz target
+/// on a PGN tag line `[Blac[BlackTeam ""]`).
+#[test]
+fn dhtmlxq_writes_odd_tag_names_as_tags() {
+    let mut game = pgn::read_str("{c} 1. h2e2 h9g7 *\n", "odd").remove(0).game;
+    let odd = [
+        ("Blac[BlackTeam", "v1", "Blac_BlackTeam"),
+        ("my name]", "v2", "my_name_"),
+        ("movelist", "7062", "Xmovelist"),
+        ("binit", "99", "Xbinit"),
+        ("comment1", "not a comment", "Xcomment1"),
+        ("move_0_1_1", "1022", "Xmove_0_1_1"),
+        ("trailing_text", "t", "Xtrailing_text"),
+        ("", "empty", "X"),
+        ("DhtmlXQ_movelist='1022'", "js", "DhtmlXQ_movelist_'1022'"),
+    ];
+    for (k, v, _) in odd {
+        game.tags.push((k.into(), v.into()));
+    }
+    let out = dhtmlxq::write_games([&game]);
+    let back = dhtmlxq::read_str(&out, "dhtmlxq");
+    assert_eq!(back.len(), 1, "{out}");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    let g = &back[0].game;
+    assert_eq!(iccs(g), "h2e2 h9g7", "{out}");
+    assert_eq!(g.start, game.start);
+    assert_eq!(g.main.comments_before, ["c"], "{out}");
+    assert!(g.main.nodes.iter().all(|n| n.comments.is_empty()), "{out}");
+    assert!(g.main.nodes.iter().all(|n| n.variations.is_empty()), "{out}");
+    assert_eq!(g.trailing_text, None, "{out}");
+    for (_, v, name) in odd {
+        assert_eq!(g.tag(name), Some(v), "{name}: {out}");
+    }
+}

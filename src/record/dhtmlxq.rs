@@ -740,11 +740,23 @@ pub fn write_game(game: &Game, out: &mut String) {
             fen_tag = true;
             continue;
         }
-        let name = TAG_NAMES
-            .iter()
-            .find(|(_, t)| t == k)
-            .map_or(k.as_str(), |(f, _)| f);
-        have_result |= name == "result";
+        let name = field_name(k);
+        let name = name.as_ref();
+        if name == "result" {
+            if have_result {
+                continue;
+            }
+            have_result = true;
+            // The result is read from this field's text: when that text says something else
+            // (or nothing a reader understands), the game's result is written instead, as the
+            // PGN writer does with its Result tag.
+            if let Some(r) = game.result
+                && parse_result(v) != Some(r)
+            {
+                field(out, name, r.token());
+                continue;
+            }
+        }
         field(out, name, &encode_text(v));
     }
     if !have_result && let Some(r) = game.result {
@@ -782,6 +794,39 @@ pub fn write_game(game: &Game, out: &mut String) {
         field(out, "trailing_text", &encode_text(t));
     }
     out.push_str("[/DhtmlXQ]\n");
+}
+
+/// The field a tag is written under: a known tag's DhtmlXQ name, else the tag's own name when it
+/// reads back as a tag. A name cannot hold brackets or white space (they become `_`, an empty
+/// name is `X`), and a name the reader takes for something else (`binit`, `fen`, `movelist`,
+/// `move_...`, `comment...`, `trailing_text`) gets an `X` in front, as the PGN writer does with
+/// names PGN cannot hold: the value is kept under a slightly different name rather than changing
+/// the game or breaking the record.
+fn field_name(tag: &str) -> std::borrow::Cow<'_, str> {
+    if let Some((f, _)) = TAG_NAMES.iter().find(|(_, t)| *t == tag) {
+        return (*f).into();
+    }
+    let bad = |c: char| c.is_whitespace() || c.is_control() || matches!(c, '[' | ']');
+    let mut name: std::borrow::Cow<'_, str> = if tag.contains(bad) {
+        tag.chars()
+            .map(|c| if bad(c) { '_' } else { c })
+            .collect::<String>()
+            .into()
+    } else {
+        tag.into()
+    };
+    let reserved = |n: &str| {
+        n.is_empty()
+            || matches!(n, "binit" | "fen" | "movelist" | "trailing_text")
+            || n.starts_with("move_")
+            || n.strip_prefix("comment").is_some_and(|rest| {
+                !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+            })
+    };
+    if reserved(&name) {
+        name = format!("X{name}").into();
+    }
+    name
 }
 
 /// Writes games as DhtmlXQ blocks.
