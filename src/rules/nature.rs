@@ -318,6 +318,15 @@ pub struct Analyzer<'p> {
 
 type Captures = ArrayVec<Move, 16>;
 
+/// When [`Analyzer::capture_balance_in`] tests recaptures for a refuting mate (a false root).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Refute {
+    Never,
+    Always,
+    /// Only when the balance without the test is no gain although the target is protected.
+    WhenNoGain,
+}
+
 /// Captures searched after the first capture of a two-step win ([`Analyzer::two_step_value`]):
 /// the opponent's answer, the chaser's capture, the opponent's answer to that; then the side to
 /// move's best static exchange.
@@ -436,19 +445,32 @@ impl<'p> Analyzer<'p> {
         m: Move,
         refute: bool,
     ) -> Result<(Mat, ArrayVec<Square, 8>, bool), Exhausted> {
+        let mode = if refute {
+            Refute::Always
+        } else {
+            Refute::Never
+        };
+        self.capture_balance_in(pos, m, mode)
+    }
+
+    /// [`Self::capture_balance`] with the refutation test as `mode` says: with
+    /// [`Refute::WhenNoGain`], the balance without it, unless that is no gain although the
+    /// target can be taken back, in which case the balance with it (the recaptures are listed
+    /// and valued once for both).
+    fn capture_balance_in(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        mode: Refute,
+    ) -> Result<(Mat, ArrayVec<Square, 8>, bool), Exhausted> {
         let s = m.to;
         let target = pos.piece_at(s).expect("capture");
         let mover = pos.piece_at(m.from).expect("capturer");
         let mut r = pos.after(m);
-        let mut best_reply = Mat::default();
-        let mut line: ArrayVec<Square, 8> = ArrayVec::new();
-        line.push(m.from);
-        let mut recapturable = false;
-        let mut best_sub_line: ArrayVec<Square, 8> = ArrayVec::new();
         // Each recapture's exchange value first (played and taken back on `r`: cheaper than
         // copies); then, best first (among equal values, the first generated), the mate test
-        // of `refute`, which is the costly part: the first recapture that is not refuted is the
-        // best one, and the ones after it need no test.
+        // of the refutation, which is the costly part: the first recapture that is not refuted
+        // is the best one, and the ones after it need no test.
         let mut recaptures: ArrayVec<(i32, usize, Move, Mat, ArrayVec<Square, 8>), 16> =
             ArrayVec::new();
         for (i, rm) in Self::captures_to(&r, s).into_iter().enumerate() {
@@ -459,34 +481,52 @@ impl<'p> Analyzer<'p> {
             recaptures.push((-self.scalar(v), i, rm, v, sub));
         }
         recaptures.sort_unstable_by_key(|e| (e.0, e.1));
-        for (_, _, rm, v, sub) in recaptures {
-            if refute {
-                let undo = r.play_unchecked(rm);
-                let refuted = search::mate_by_checks_with(
-                    &r,
-                    self.profile.refutation_mate_cap,
-                    &mut self.budget,
-                    &mut self.mates,
-                );
-                r.undo(rm, undo);
-                if refuted? {
-                    continue;
+        // The balance when the recapture `best` (an index in `recaptures`) is the one made.
+        let result = |this: &Self, best: Option<usize>| {
+            let mut line: ArrayVec<Square, 8> = ArrayVec::new();
+            line.push(m.from);
+            let mut best_reply = Mat::default();
+            if let Some(e) = best.map(|i| &recaptures[i])
+                && this.scalar(e.3) > 0
+            {
+                best_reply = e.3;
+                // The chaser's further capturers: every other square of the sub-line starting
+                // with ours.
+                for (i, sq) in e.4.iter().enumerate() {
+                    if i % 2 == 0 && !line.is_full() {
+                        line.push(*sq);
+                    }
                 }
             }
-            recapturable = true;
-            if self.scalar(v) > self.scalar(best_reply) {
-                best_reply = v;
-                best_sub_line = sub;
+            (this.mat(target) - best_reply, line, best.is_some())
+        };
+        let plain = (!recaptures.is_empty()).then_some(0);
+        match mode {
+            Refute::Never => return Ok(result(self, plain)),
+            Refute::WhenNoGain => {
+                let out = result(self, plain);
+                if out.0.is_gain() || !out.2 {
+                    return Ok(out);
+                }
             }
-            break;
+            Refute::Always => {}
         }
-        // The chaser's further capturers: every other square of the sub-line starting with ours.
-        for (i, sq) in best_sub_line.iter().enumerate() {
-            if i % 2 == 0 && !line.is_full() {
-                line.push(*sq);
+        let mut best = None;
+        for (i, e) in recaptures.iter().enumerate() {
+            let undo = r.play_unchecked(e.2);
+            let refuted = search::mate_by_checks_with(
+                &r,
+                self.profile.refutation_mate_cap,
+                &mut self.budget,
+                &mut self.mates,
+            );
+            r.undo(e.2, undo);
+            if !refuted? {
+                best = Some(i);
+                break;
             }
         }
-        Ok((self.mat(target) - best_reply, line, recapturable))
+        Ok(result(self, best))
     }
 
     /// The enemy pieces the side to move could win next move.
@@ -518,14 +558,7 @@ impl<'p> Analyzer<'p> {
                     continue;
                 }
                 tried.push(m);
-                let (mut v, mut line, recapturable) = self.capture_balance(q, m, false)?;
-                let mut rec = recapturable;
-                if !v.is_gain() && recapturable {
-                    let (v2, l2, r2) = self.capture_balance(q, m, true)?;
-                    v = v2;
-                    line = l2;
-                    rec = r2;
-                }
+                let (mut v, mut line, rec) = self.capture_balance_in(q, m, Refute::WhenNoGain)?;
                 if rec && !self.profile.under_protection_chases {
                     // AXF: a really protected piece is won only if the first capture gains
                     // (the capturer, recaptured, is worth less than the target).
