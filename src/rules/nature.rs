@@ -318,6 +318,10 @@ pub struct Analyzer<'p> {
 
 type Captures = ArrayVec<Move, 16>;
 
+/// What one line of a win by checks wins: (target where it stands at the start, capturer, net
+/// balance of the line) per target ([`Analyzer::check_wins`]).
+type Wins = Vec<(Square, Square, Mat)>;
+
 /// When [`Analyzer::capture_balance_in`] tests recaptures for a refuting mate (a false root).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Refute {
@@ -1328,7 +1332,7 @@ impl<'p> Analyzer<'p> {
             // check wins nothing and the other defences need not be looked at (nor listed); and
             // the later defences look only for the targets the earlier ones left.
             let mut wanted = interest;
-            let mut tried: ArrayVec<(Move, Vec<(Square, Square, Mat)>), 32> = ArrayVec::new();
+            let mut tried: ArrayVec<(Move, Wins), 32> = ArrayVec::new();
             for rep in search::first_replies(&r) {
                 let wins = self.reply_wins(q, &r, rep, offset + gained, cap, wanted)?;
                 wanted = wins.iter().fold(Bitboard::EMPTY, |b, w| b.with(w.0));
@@ -1343,7 +1347,7 @@ impl<'p> Analyzer<'p> {
             if replies.is_empty() {
                 continue; // mate: a mate threat, not a chase
             }
-            let mut per_reply: Vec<Vec<(Square, Square, Mat)>> = Vec::with_capacity(replies.len());
+            let mut per_reply: Vec<Wins> = Vec::with_capacity(replies.len());
             for rep in replies {
                 let wins = match tried.iter().position(|t| t.0 == rep) {
                     Some(i) => std::mem::take(&mut tried[i].1),
@@ -1363,7 +1367,7 @@ impl<'p> Analyzer<'p> {
             }
             // What every defence leaves, against the best defence of each target (in the
             // defences' order, so that among equal defences the first one counts).
-            let mut common: Option<Vec<(Square, Square, Mat)>> = None;
+            let mut common: Option<Wins> = None;
             for wins in per_reply {
                 let wins = wins.into_iter().filter(|w| wanted.contains(w.0));
                 common = Some(match common {
@@ -1411,12 +1415,12 @@ impl<'p> Analyzer<'p> {
         off: Mat,
         cap: u32,
         wanted: Bitboard,
-    ) -> Result<Vec<(Square, Square, Mat)>, Exhausted> {
+    ) -> Result<Wins, Exhausted> {
         let us = q.turn();
         let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
         let off = off - lost;
         let s2 = r.after(rep);
-        let mut wins: Vec<(Square, Square, Mat)> = Vec::new();
+        let mut wins: Wins = Vec::new();
         for s in s2.by_color(!us) & s2.attacked_by(us) {
             let Some(piece) = s2.piece_at(s) else {
                 continue;
