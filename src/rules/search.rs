@@ -551,6 +551,9 @@ const EMPTY_ENTRY: Entry = Entry {
 pub struct MateTable {
     map: HashMap<u64, Entry, BuildHasherDefault<ZobristHasher>>,
     arena: Vec<Move>,
+    /// The keys of the positions (attacker to move) on the line [`mate_in`] is searching, from
+    /// the root.
+    path: Vec<u64>,
 }
 
 impl MateTable {
@@ -773,11 +776,13 @@ pub fn mate_by_checks_with(
     let mut scratch = *pos;
     while depth < cap {
         depth = if depth >= SHALLOW { cap } else { depth + 1 };
-        let (mate, complete) = mate_in(&mut scratch, &checks, depth, true, budget, table)?;
-        if mate {
+        // (An exhausted search may have left its line behind.)
+        table.path.clear();
+        let found = mate_in(&mut scratch, &checks, depth, true, budget, table)?;
+        if found.mate {
             return Ok(true);
         }
-        if complete {
+        if found.complete {
             // No line reached the depth limit: deeper searches would find no mate either.
             break;
         }
@@ -785,10 +790,36 @@ pub fn mate_by_checks_with(
     Ok(false)
 }
 
+/// What [`mate_in`] found about a position.
+#[derive(Clone, Copy, Debug)]
+struct Found {
+    /// The side to move mates within the depth.
+    mate: bool,
+    /// No mate, at any depth (see [`mate_in`]).
+    complete: bool,
+    /// The lowest index in [`MateTable::path`] of a repetition that the answer "no mate"
+    /// relies on ([`NO_CUT`] when none).
+    cut: usize,
+}
+
+/// [`Found::cut`] of an answer that relies on no repetition.
+const NO_CUT: usize = usize::MAX;
+
 /// Whether the side to move mates by checks within `depth` of its moves (`checks` are its
 /// checking moves), and, when it does not, whether that is *complete*: every check has a reply
 /// after which there is no mate at any depth (so deeper searches need not be tried). The table
 /// records complete answers as "no mate within `u8::MAX`".
+///
+/// Repetitions: a reply that brings back a position of the current line (with the attacker to
+/// move, [`MateTable::path`]) counts as stopping the mate there. That is exact for the position
+/// repeated: a shortest mate never passes through the same position twice (the number of moves
+/// it still needs drops at every move), so the attacker loses nothing by not going round the
+/// cycle. For the positions in between, it is not (their shortest mate might run through the
+/// earlier position): an answer "no mate" that relies on a repetition of an earlier position
+/// ([`Found::cut`] below the position's own index in the line) is not stored in the table and
+/// is never complete. A mate found is always one, and the search's root answer is always exact.
+/// Lines of checks that go round in circles (a rook checking from one side and the other as
+/// the general steps to and fro) are so cut short instead of being followed to the cap.
 fn mate_in(
     pos: &mut Position,
     checks: &[Move],
@@ -796,17 +827,21 @@ fn mate_in(
     look_up: bool,
     budget: &mut Budget,
     table: &mut MateTable,
-) -> Result<(bool, bool), Exhausted> {
+) -> Result<Found, Exhausted> {
     let key = pos.key();
     // (A caller that has just looked the position up, and found it undecided at this depth,
     // passes `look_up == false`.)
     if look_up {
         let (mate, none) = table.get(key);
         if mate <= depth {
-            return Ok((true, true));
+            return Ok(MATE);
         }
         if none >= depth {
-            return Ok((false, none == u8::MAX));
+            return Ok(Found {
+                mate: false,
+                complete: none == u8::MAX,
+                cut: NO_CUT,
+            });
         }
     }
     // Mate in one first: it needs no replies searched (only whether there is one, known from
@@ -817,32 +852,56 @@ fn mate_in(
         debug_assert_eq!(reply, pos.after(m).has_legal_move());
         if !reply {
             table.put(key, Some(1), None);
-            return Ok((true, true));
+            return Ok(MATE);
         }
     }
     // At depth one every check has a reply, and deeper searches might still mate.
-    let mut complete = false;
+    let mut found = Found {
+        mate: false,
+        complete: false,
+        cut: NO_CUT,
+    };
     if depth > 1 {
-        complete = true;
+        found.complete = true;
+        let index = table.path.len();
+        table.path.push(key);
         for &m in checks {
             // The check and each reply are played on `pos` and taken back; `pos` is restored
             // before the next check (an early error leaves it to be thrown away).
             let check = pos.play_unchecked(m);
-            let all = every_reply_mated(pos, depth, budget, table, &mut complete)?;
+            let all = every_reply_mated(pos, depth, budget, table, &mut found)?;
             pos.undo(m, check);
             if all {
+                table.path.pop();
                 table.put(key, Some(depth), None);
-                return Ok((true, true));
+                return Ok(MATE);
             }
         }
+        table.path.pop();
+        if found.cut < index {
+            // "No mate" only as long as the earlier position is not repeated.
+            found.complete = false;
+            return Ok(found);
+        }
     }
-    table.put(key, None, Some(if complete { u8::MAX } else { depth }));
-    Ok((false, complete))
+    table.put(
+        key,
+        None,
+        Some(if found.complete { u8::MAX } else { depth }),
+    );
+    Ok(found)
 }
 
+const MATE: Found = Found {
+    mate: true,
+    complete: true,
+    cut: NO_CUT,
+};
+
 /// After a check in [`mate_in`] (the defender to move in `pos`): whether every reply leaves a
-/// mate by checks within `depth - 1` further attacker moves. When one does not, `complete` is
-/// cleared unless that reply is known to stop every mate at any depth.
+/// mate by checks within `depth - 1` further attacker moves. When one does not, `found.complete`
+/// is cleared unless that reply is known to stop every mate at any depth, and `found.cut`
+/// lowered to the repetition that reply relies on, if any.
 ///
 /// A mating attack is nearly always refuted by the first reply tried, so the likely refutations
 /// ([`first_replies`]: captures of a checker, then general moves) are tried before the full list
@@ -853,11 +912,12 @@ fn every_reply_mated(
     depth: u8,
     budget: &mut Budget,
     table: &mut MateTable,
-    complete: &mut bool,
+    found: &mut Found,
 ) -> Result<bool, Exhausted> {
     for r in table.first_replies(pos) {
-        if let Some(c) = refutes(pos, r, depth, budget, table)? {
-            *complete &= c;
+        if let Some((complete, cut)) = refutes(pos, r, depth, budget, table)? {
+            found.complete &= complete;
+            found.cut = found.cut.min(cut);
             return Ok(false);
         }
     }
@@ -867,8 +927,9 @@ fn every_reply_mated(
     let ksq = q.king(q.turn());
     replies.sort_by_key(|r| (q.piece_at(r.to).is_none(), r.from != ksq));
     for r in replies {
-        if let Some(c) = refutes(pos, r, depth, budget, table)? {
-            *complete &= c;
+        if let Some((complete, cut)) = refutes(pos, r, depth, budget, table)? {
+            found.complete &= complete;
+            found.cut = found.cut.min(cut);
             return Ok(false);
         }
     }
@@ -876,8 +937,8 @@ fn every_reply_mated(
 }
 
 /// Whether the reply `r` (of the defender to move in `pos`, after a check) stops every mate by
-/// checks within `depth - 1` attacker moves: `Some(complete)` when it does (`complete`: at any
-/// depth), `None` when the attacker still mates.
+/// checks within `depth - 1` attacker moves: `Some((complete, cut))` when it does (`complete`:
+/// at any depth; `cut`: see [`Found::cut`]), `None` when the attacker still mates.
 #[inline]
 fn refutes(
     pos: &mut Position,
@@ -885,27 +946,32 @@ fn refutes(
     depth: u8,
     budget: &mut Budget,
     table: &mut MateTable,
-) -> Result<Option<bool>, Exhausted> {
+) -> Result<Option<(bool, usize)>, Exhausted> {
     budget.tick()?;
-    let (smate, snone) = table.get(pos.key_after(r));
+    let key = pos.key_after(r);
+    let (smate, snone) = table.get(key);
     if smate < depth {
         return Ok(None);
     }
     if snone >= depth - 1 {
-        return Ok(Some(snone == u8::MAX));
+        return Ok(Some((snone == u8::MAX, NO_CUT)));
+    }
+    if let Some(i) = table.path.iter().position(|&k| k == key) {
+        // Back to a position of the line: see [`mate_in`].
+        return Ok(Some((false, i)));
     }
     let reply = pos.play_unchecked(r);
     let next = table.checking_moves(pos);
     if next.is_empty() {
         table.put(pos.key(), None, Some(u8::MAX));
         pos.undo(r, reply);
-        return Ok(Some(true));
+        return Ok(Some((true, NO_CUT)));
     }
     // Looked up just above (`checking_moves` changes no mate fact; when it makes room, nothing
     // is known at all).
-    let (smate, scomplete) = mate_in(pos, &next, depth - 1, false, budget, table)?;
+    let found = mate_in(pos, &next, depth - 1, false, budget, table)?;
     pos.undo(r, reply);
-    Ok((!smate).then_some(scomplete))
+    Ok((!found.mate).then_some((found.complete, found.cut)))
 }
 
 /// Some legal replies to a check (the side to move of `q` is in check): the captures of a
@@ -1101,6 +1167,60 @@ mod tests {
             }
         });
         assert!(n > 10_000, "{n}");
+    }
+
+    /// The plain definition of a mate by checks within `depth` moves, memoised on (position,
+    /// depth) only: no move ordering, no deepening, no repetition cut.
+    fn mate_plain(
+        pos: &Position,
+        depth: u8,
+        memo: &mut HashMap<(u64, u8), bool, BuildHasherDefault<ZobristHasher>>,
+    ) -> bool {
+        if let Some(&v) = memo.get(&(pos.key(), depth)) {
+            return v;
+        }
+        let mate = checking_moves_by_play(pos).into_iter().any(|c| {
+            let a = pos.after(c);
+            let replies = a.legal_moves();
+            replies.is_empty()
+                || (depth > 1
+                    && replies
+                        .into_iter()
+                        .all(|r| mate_plain(&a.after(r), depth - 1, memo)))
+        });
+        memo.insert((pos.key(), depth), mate);
+        mate
+    }
+
+    /// Every position of the real games (both sides to move), and every position one check and
+    /// reply further: the search (with its table kept across the positions, as when a line is
+    /// classified) answers as the plain definition.
+    #[test]
+    fn mate_search_matches_the_plain_definition_on_real_games() {
+        let (mut n, mut mates) = (0, 0);
+        let mut table = MateTable::default();
+        let mut memo = HashMap::default();
+        for_each_real_game_position(|q| {
+            if q.is_check() {
+                return;
+            }
+            let mut budget = Budget::new(u64::MAX);
+            let fast = mate_by_checks_with(q, 9, &mut budget, &mut table).unwrap();
+            assert_eq!(fast, mate_plain(q, 9, &mut memo), "{}", q.fen());
+            n += 1;
+            mates += usize::from(fast);
+            // The positions one check and reply further, whose answers the search above may
+            // have stored in the table.
+            for c in checking_moves(q) {
+                let a = q.after(c);
+                for r in a.legal_moves() {
+                    let y = a.after(r);
+                    let fast = mate_by_checks_with(&y, 8, &mut budget, &mut table).unwrap();
+                    assert_eq!(fast, mate_plain(&y, 8, &mut memo), "{}", y.fen());
+                }
+            }
+        });
+        assert!(n > 20_000 && mates > 100, "{n} {mates}");
     }
 
     #[test]
