@@ -11,6 +11,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
+use crate::movegen::KingSafety;
 use crate::position::Position;
 use crate::types::{Move, MoveList, Role, Square};
 
@@ -210,6 +211,9 @@ pub fn legal_replies(q: &Position) -> MoveList {
         return q.legal_moves_with(&ks);
     }
     let k = ks.king;
+    if let Some(c) = ks.checkers.single() {
+        return single_check_replies(q, &ks, c);
+    }
     let Some(ev) = Evasions::new(q, ks.checkers, k) else {
         return q.legal_moves_with(&ks);
     };
@@ -223,6 +227,115 @@ pub fn legal_replies(q: &Position) -> MoveList {
         }
     });
     out
+}
+
+/// The pieces of the side to move other than the general that can move onto `t` by their own
+/// movement (each move table is its own reverse), leaving out those on `skip`.
+#[inline]
+fn movers_to(q: &Position, t: Square, skip: Bitboard) -> Bitboard {
+    let us = q.turn();
+    let occ = q.occupied();
+    let (rooks, cannons) = (q.pieces(us, Role::Rook), q.pieces(us, Role::Cannon));
+    // A cannon moves like a rook, and captures over one screen.
+    let mut from = if q.by_color(!us).contains(t) {
+        attacks::slider_attackers(t, occ, rooks, cannons)
+    } else {
+        attacks::slider_attackers(t, occ, rooks | cannons, Bitboard::EMPTY)
+    };
+    from |= attacks::horse_attacker_squares(t, occ) & q.by_role(Role::Horse);
+    from |= attacks::pawn_attackers(us, t) & q.by_role(Role::Pawn);
+    from |= attacks::advisor_attacks(t) & q.by_role(Role::Advisor);
+    from |= attacks::elephant_attacks(t, occ) & q.by_role(Role::Elephant);
+    (from & q.by_color(us)) - skip
+}
+
+/// The rank of each role in the order [`Position::for_each_pseudo_legal`] lists the pieces
+/// (rooks, cannons, horses, pawns, elephants, advisors, general), indexed by `Role as usize`.
+fn generation_rank(role: Role) -> u32 {
+    match role {
+        Role::Rook => 0,
+        Role::Cannon => 1,
+        Role::Horse => 2,
+        Role::Pawn => 3,
+        Role::Elephant => 4,
+        Role::Advisor => 5,
+        Role::King => 6,
+    }
+}
+
+/// [`legal_replies`] when a single piece, on `c`, gives check: the moves are found backwards
+/// from the points that answer it (the checker itself; the points between it and the general,
+/// or a horse's leg, where a piece blocks), plus every move of an own cannon screen and of the
+/// general, and then put in the order of [`Position::legal_moves`].
+fn single_check_replies(q: &Position, ks: &KingSafety, c: Square) -> MoveList {
+    let us = q.turn();
+    let own = q.by_color(us);
+    let occ = q.occupied();
+    let k = ks.king;
+    let mut screen = Bitboard::EMPTY;
+    let block = match q.piece_at(c).map(|p| p.role) {
+        Some(Role::Horse) => attacks::horse_attackers(k)
+            .iter()
+            .find(|leg| leg.targets.contains(c))
+            .map_or(Bitboard::EMPTY, |leg| Bitboard::from_square(leg.block)),
+        Some(Role::Pawn) => Bitboard::EMPTY,
+        Some(Role::Cannon) => {
+            let b = attacks::between(c, k);
+            // An own screen may step off the line (taking an enemy screen answers too).
+            screen = b & own;
+            b
+        }
+        // A rook or the facing general: block the line.
+        _ => attacks::between(c, k),
+    };
+    let mut cand = MoveList::new();
+    for t in (block.with(c)) - own {
+        for f in movers_to(q, t, screen) {
+            cand.push(Move::new(f, t));
+        }
+    }
+    if let Some(s) = screen.first() {
+        let them = q.by_color(!us);
+        let rot = q.occupied_rotated();
+        let targets = match q.piece_at(s).map(|p| p.role) {
+            Some(Role::Rook) => attacks::rook_attacks(s, occ, rot) - own,
+            Some(Role::Cannon) => {
+                (attacks::rook_attacks(s, occ, rot) - occ)
+                    | (attacks::cannon_attacks(s, occ, rot) & them)
+            }
+            Some(Role::Horse) => attacks::horse_attacks(s, occ) - own,
+            Some(Role::Pawn) => attacks::pawn_attacks(us, s) - own,
+            Some(Role::Elephant) => attacks::elephant_attacks(s, occ) - own,
+            Some(Role::Advisor) => attacks::advisor_attacks(s) - own,
+            // (The general cannot stand between a cannon and itself.)
+            Some(Role::King) | None => Bitboard::EMPTY,
+        };
+        for t in targets {
+            cand.push(Move::new(s, t));
+        }
+    }
+    for t in attacks::king_attacks(k) - own {
+        cand.push(Move::new(k, t));
+    }
+    cand.retain(|m| q.is_legal_with(ks, *m));
+    cand.sort_unstable_by_key(|m| {
+        let role = q.piece_at(m.from).map_or(Role::King, |p| p.role);
+        generation_rank(role) << 16 | (m.from as u32) << 8 | m.to as u32
+    });
+    cand
+}
+
+/// Whether the side to move, in check, has a legal move ([`has_legal_reply`]): the general's
+/// steps first, which need no look at the other pieces.
+fn has_reply_to_check(q: &Position) -> bool {
+    let k = q.king(q.turn());
+    let own = q.by_color(q.turn());
+    for to in attacks::king_attacks(k) - own {
+        if !q.leaves_king_attacked(Move::new(k, to), k) {
+            return true;
+        }
+    }
+    has_legal_reply(q)
 }
 
 /// Whether the side to move has a legal move: exactly [`Position::has_legal_move`], faster in
@@ -397,7 +510,9 @@ pub fn checking_moves(pos: &Position) -> MoveList {
         }
     }
     for sq in pos.pieces(us, Role::Pawn) {
-        emit(sq, attacks::pawn_attacks(us, sq) - own, pawn_checks);
+        if may(sq, attacks::pawn_attacks(us, sq), pawn_checks) {
+            emit(sq, attacks::pawn_attacks(us, sq) - own, pawn_checks);
+        }
     }
     // Elephants, advisors and the general never check by themselves (a general on the enemy
     // general's open file would be an illegal move).
@@ -632,7 +747,8 @@ impl MateTable {
             _ => {}
         }
         let undo = pos.play_unchecked(m);
-        let has = has_legal_reply(pos);
+        // (`m` gives check.)
+        let has = has_reply_to_check(pos);
         pos.undo(m, undo);
         self.make_room(0);
         self.map.entry(key).or_insert(EMPTY_ENTRY).has_move = if has { 2 } else { 1 };
