@@ -454,15 +454,7 @@ pub fn checking_moves(pos: &Position) -> MoveList {
         let (exact, sure) = if discover.contains(from) {
             // Leaving `from` uncovers a check or not, whatever the destination outside the
             // zone; inside it the destination may block again.
-            let uncovers = pos
-                .attackers_with(
-                    ksq,
-                    us,
-                    occ.without(from),
-                    rot & !(1u128 << attacks::rot_index(from)),
-                    own.without(from),
-                )
-                .any();
+            let uncovers = pos.attacked_with(ksq, us, occ.without(from), own.without(from));
             let outside = targets - zone;
             (
                 targets & zone,
@@ -560,7 +552,7 @@ fn gives_check_exact(pos: &Position, m: Move, ksq: Square) -> bool {
         | 1u128 << attacks::rot_index(to);
     // The other pieces (the captured one, if any, is not ours).
     let others = pos.by_color(us).without(from);
-    if pos.attackers_with(ksq, us, occ, rot, others).any() {
+    if pos.attacked_with(ksq, us, occ, others) {
         return true;
     }
     let Some(piece) = pos.piece_at(from) else {
