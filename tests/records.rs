@@ -750,7 +750,10 @@ fn dhtmlxq_writes_odd_tag_names_as_tags() {
     assert_eq!(g.start, game.start);
     assert_eq!(g.main.comments_before, ["c"], "{out}");
     assert!(g.main.nodes.iter().all(|n| n.comments.is_empty()), "{out}");
-    assert!(g.main.nodes.iter().all(|n| n.variations.is_empty()), "{out}");
+    assert!(
+        g.main.nodes.iter().all(|n| n.variations.is_empty()),
+        "{out}"
+    );
     assert_eq!(g.trailing_text, None, "{out}");
     for (_, v, name) in odd {
         assert_eq!(g.tag(name), Some(v), "{name}: {out}");

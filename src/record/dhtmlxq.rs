@@ -797,7 +797,7 @@ pub fn write_game(game: &Game, out: &mut String) {
 }
 
 /// The field a tag is written under: a known tag's DhtmlXQ name, else the tag's own name when it
-/// reads back as a tag. A name cannot hold brackets or white space (they become `_`, an empty
+/// reads back as a tag. A name cannot hold brackets, white space or `=` (they become `_`, an empty
 /// name is `X`), and a name the reader takes for something else (`binit`, `fen`, `movelist`,
 /// `move_...`, `comment...`, `trailing_text`) gets an `X` in front, as the PGN writer does with
 /// names PGN cannot hold: the value is kept under a slightly different name rather than changing
@@ -806,7 +806,8 @@ fn field_name(tag: &str) -> std::borrow::Cow<'_, str> {
     if let Some((f, _)) = TAG_NAMES.iter().find(|(_, t)| *t == tag) {
         return (*f).into();
     }
-    let bad = |c: char| c.is_whitespace() || c.is_control() || matches!(c, '[' | ']');
+    // (`=` too: a name `DhtmlXQ_movelist='...'` would read as a JavaScript movelist.)
+    let bad = |c: char| c.is_whitespace() || c.is_control() || matches!(c, '[' | ']' | '=');
     let mut name: std::borrow::Cow<'_, str> = if tag.contains(bad) {
         tag.chars()
             .map(|c| if bad(c) { '_' } else { c })
