@@ -310,13 +310,16 @@ fn decode_text(v: &str) -> String {
 /// Escapes text for a field value (the inverse of [`decode_text`]).
 fn encode_text(v: &str) -> String {
     let mut out = String::with_capacity(v.len());
-    let mut chars = v.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut chars = v.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
         match c {
             '\n' => out.push_str("||"),
             // A CR LF line break is one `||`; a lone CR is kept as an escape.
-            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' if chars.peek().is_some_and(|&(_, n)| n == '\n') => {}
             '|' | '[' | ']' | '\\' | '\r' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            // Text quoting a page's JavaScript (`DhtmlXQ_movelist = '...'`) would be read as
+            // the moves of the game.
+            'D' if v[i..].starts_with(JS_MOVELIST) => out.push_str("\\u0044"),
             c => out.push(c),
         }
     }
