@@ -759,3 +759,21 @@ fn dhtmlxq_writes_odd_tag_names_as_tags() {
         assert_eq!(g.tag(name), Some(v), "{name}: {out}");
     }
 }
+
+/// A comment or tag value quoting a dpxq page's JavaScript (`DhtmlXQ_movelist = '...'`) is
+/// written so that it does not read back as the game's moves.
+#[test]
+fn dhtmlxq_text_quoting_a_javascript_movelist_stays_text() {
+    let mut game = pgn::read_str("*\n", "js").remove(0).game;
+    let js = "var DhtmlXQ_movelist = '77477062';";
+    game.main.comments_before = vec![js.into()];
+    game.tags.push(("Remark".into(), js.into()));
+    let out = dhtmlxq::write_games([&game]);
+    let back = dhtmlxq::read_str(&out, "dhtmlxq");
+    assert_eq!(back.len(), 1, "{out}");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    let g = &back[0].game;
+    assert_eq!(iccs(g), "", "{out}");
+    assert_eq!(g.main.comments_before, [js], "{out}");
+    assert_eq!(g.tag("Remark"), Some(js), "{out}");
+}

@@ -101,10 +101,16 @@ fn same_game(what: &str, a: &Game, b: &Game, dhtmlxq: bool) {
     assert_eq!(a.start.fen(), b.start.fen(), "{what}: start position");
     same_line(what, "main", &a.main, &b.main, dhtmlxq);
     assert_eq!(tag_values(a), tag_values(b), "{what}: tags");
-    // A game with text after it but no result is written with `*` (PGN); DhtmlXQ takes the
-    // result from the Result tag's text.
+    // A game with text after it but no result is written with `*` (PGN). DhtmlXQ takes the
+    // result from the text of the `result` field, the first Result tag: a game without a result
+    // but with a Result tag a PGN reader does not understand (未知, 红胜) gets one.
     let result = |g: &Game| match (g.result, &g.trailing_text) {
-        (None, Some(_)) if !dhtmlxq => Some(GameResult::Unknown),
+        (None, _) if dhtmlxq => g
+            .tags
+            .iter()
+            .find(|(k, _)| k == "Result" || k == "result")
+            .and_then(|(_, v)| dhtmlxq::parse_result(v)),
+        (None, Some(_)) => Some(GameResult::Unknown),
         (r, _) => r,
     };
     assert_eq!(result(a), result(b), "{what}: result");

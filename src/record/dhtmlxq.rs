@@ -310,13 +310,16 @@ fn decode_text(v: &str) -> String {
 /// Escapes text for a field value (the inverse of [`decode_text`]).
 fn encode_text(v: &str) -> String {
     let mut out = String::with_capacity(v.len());
-    let mut chars = v.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut chars = v.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
         match c {
             '\n' => out.push_str("||"),
             // A CR LF line break is one `||`; a lone CR is kept as an escape.
-            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' if chars.peek().is_some_and(|&(_, n)| n == '\n') => {}
             '|' | '[' | ']' | '\\' | '\r' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            // Text quoting a page's JavaScript (`DhtmlXQ_movelist = '...'`) would be read as
+            // the moves of the game.
+            'D' if v[i..].starts_with(JS_MOVELIST) => out.push_str("\\u0044"),
             c => out.push(c),
         }
     }
@@ -797,7 +800,7 @@ pub fn write_game(game: &Game, out: &mut String) {
 }
 
 /// The field a tag is written under: a known tag's DhtmlXQ name, else the tag's own name when it
-/// reads back as a tag. A name cannot hold brackets or white space (they become `_`, an empty
+/// reads back as a tag. A name cannot hold brackets, white space or `=` (they become `_`, an empty
 /// name is `X`), and a name the reader takes for something else (`binit`, `fen`, `movelist`,
 /// `move_...`, `comment...`, `trailing_text`) gets an `X` in front, as the PGN writer does with
 /// names PGN cannot hold: the value is kept under a slightly different name rather than changing
@@ -806,7 +809,8 @@ fn field_name(tag: &str) -> std::borrow::Cow<'_, str> {
     if let Some((f, _)) = TAG_NAMES.iter().find(|(_, t)| *t == tag) {
         return (*f).into();
     }
-    let bad = |c: char| c.is_whitespace() || c.is_control() || matches!(c, '[' | ']');
+    // (`=` too: a name `DhtmlXQ_movelist='...'` would read as a JavaScript movelist.)
+    let bad = |c: char| c.is_whitespace() || c.is_control() || matches!(c, '[' | ']' | '=');
     let mut name: std::borrow::Cow<'_, str> = if tag.contains(bad) {
         tag.chars()
             .map(|c| if bad(c) { '_' } else { c })
