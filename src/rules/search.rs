@@ -462,8 +462,9 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
     let zone =
         Bitboard::file(ksq.file()) | Bitboard::rank(ksq.rank()) | attacks::diagonal_neighbours(ksq);
 
-    // The own general's safety, worked out at the first check found.
-    let mut safety = None;
+    // The own general (each check found is tested for legality directly: most positions have
+    // one or two, fewer than the points a full king-safety survey looks at).
+    let own_king = pos.king(us);
     let mut emit = |from: Square, targets: Bitboard, direct: Bitboard| {
         let targets = targets.without(ksq);
         let (exact, sure) = if discover.contains(from) {
@@ -484,8 +485,7 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
             if !sure.contains(to) && !gives_check_exact(pos, m, ksq) {
                 continue;
             }
-            let ks = safety.get_or_insert_with(|| pos.king_safety());
-            if pos.is_legal_with(ks, m) {
+            if !pos.leaves_king_attacked(m, own_king) {
                 out.push(m);
             }
         }
