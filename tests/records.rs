@@ -777,3 +777,21 @@ fn dhtmlxq_text_quoting_a_javascript_movelist_stays_text() {
     assert_eq!(g.main.comments_before, [js], "{out}");
     assert_eq!(g.tag("Remark"), Some(js), "{out}");
 }
+
+/// Several CRs before a line break (`\r\r\n`, seen in HTML pages saved on Windows) are one line
+/// break in DhtmlXQ, so the game read back prints the same record (the first CR used to be kept
+/// as an escape and the second dropped; found by the `records` fuzz target's printer stability
+/// check).
+#[test]
+fn dhtmlxq_printer_is_stable_on_crs_before_a_line_break() {
+    let mut game = pgn::read_str("1. h2e2 h9g7 *\n", "cr").remove(0).game;
+    game.main.nodes[0].comments = vec!["a\r\r\nb\r\r\r\nc\rd\r".into()];
+    game.tags.push(("Remark".into(), "x\r\r\ny".into()));
+    let out = dhtmlxq::write_games([&game]);
+    let back = dhtmlxq::read_str(&out, "dhtmlxq");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    let g = &back[0].game;
+    assert_eq!(g.main.nodes[0].comments, ["a\nb\nc\rd\r"], "{out}");
+    assert_eq!(g.tag("Remark"), Some("x\ny"), "{out}");
+    assert_eq!(dhtmlxq::write_games([g]), out);
+}
