@@ -795,3 +795,21 @@ fn dhtmlxq_printer_is_stable_on_crs_before_a_line_break() {
     assert_eq!(g.tag("Remark"), Some("x\ny"), "{out}");
     assert_eq!(dhtmlxq::write_games([g]), out);
 }
+
+/// A tag value holding a backslash right before a quote and a `]` (`\"] [FEN "..."]`, from a
+/// DhtmlXQ field) is written as `\\\"]` and read back as one value: the reader used to take the
+/// quote after an escaped backslash as the end of the value and the rest as more tags (found by
+/// the `records` fuzz target).
+#[test]
+fn escaped_backslash_before_an_escaped_quote_stays_in_the_tag() {
+    let mut game = pgn::read_str("1. h2e2 h9g7 *\n", "bs").remove(0).game;
+    let v = r#"a \"] [ECCO "C70"] [FEN "9/9/9/9/9/9/9/9/9/9 w"] z\\"#;
+    game.tags.push(("Remark".into(), v.into()));
+    let out = pgn::write_games([&game], record::Notation::Iccs);
+    let back = pgn::read_str(&out, "pgn");
+    assert_eq!(back.len(), 1, "{out}");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    assert_eq!(back[0].game.tag("Remark"), Some(v), "{out}");
+    assert_eq!(back[0].game.tag("ECCO"), None, "{out}");
+    assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
+}
