@@ -777,3 +777,39 @@ fn dhtmlxq_text_quoting_a_javascript_movelist_stays_text() {
     assert_eq!(g.main.comments_before, [js], "{out}");
     assert_eq!(g.tag("Remark"), Some(js), "{out}");
 }
+
+/// Several CRs before a line break (`\r\r\n`, seen in HTML pages saved on Windows) are one line
+/// break in DhtmlXQ, so the game read back prints the same record (the first CR used to be kept
+/// as an escape and the second dropped; found by the `records` fuzz target's printer stability
+/// check).
+#[test]
+fn dhtmlxq_printer_is_stable_on_crs_before_a_line_break() {
+    let mut game = pgn::read_str("1. h2e2 h9g7 *\n", "cr").remove(0).game;
+    game.main.nodes[0].comments = vec!["a\r\r\nb\r\r\r\nc\rd\r".into()];
+    game.tags.push(("Remark".into(), "x\r\r\ny".into()));
+    let out = dhtmlxq::write_games([&game]);
+    let back = dhtmlxq::read_str(&out, "dhtmlxq");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    let g = &back[0].game;
+    assert_eq!(g.main.nodes[0].comments, ["a\nb\nc\rd\r"], "{out}");
+    assert_eq!(g.tag("Remark"), Some("x\ny"), "{out}");
+    assert_eq!(dhtmlxq::write_games([g]), out);
+}
+
+/// A tag value holding a backslash right before a quote and a `]` (`\"] [FEN "..."]`, from a
+/// DhtmlXQ field) is written as `\\\"]` and read back as one value: the reader used to take the
+/// quote after an escaped backslash as the end of the value and the rest as more tags (found by
+/// the `records` fuzz target).
+#[test]
+fn escaped_backslash_before_an_escaped_quote_stays_in_the_tag() {
+    let mut game = pgn::read_str("1. h2e2 h9g7 *\n", "bs").remove(0).game;
+    let v = r#"a \"] [ECCO "C70"] [FEN "9/9/9/9/9/9/9/9/9/9 w"] z\\"#;
+    game.tags.push(("Remark".into(), v.into()));
+    let out = pgn::write_games([&game], record::Notation::Iccs);
+    let back = pgn::read_str(&out, "pgn");
+    assert_eq!(back.len(), 1, "{out}");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    assert_eq!(back[0].game.tag("Remark"), Some(v), "{out}");
+    assert_eq!(back[0].game.tag("ECCO"), None, "{out}");
+    assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
+}

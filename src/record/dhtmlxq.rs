@@ -310,13 +310,29 @@ fn decode_text(v: &str) -> String {
 /// Escapes text for a field value (the inverse of [`decode_text`]).
 fn encode_text(v: &str) -> String {
     let mut out = String::with_capacity(v.len());
-    let mut chars = v.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
+    // The end of the current run of CRs, and whether an LF follows it.
+    let mut cr_run: Option<(usize, bool)> = None;
+    for (i, c) in v.char_indices() {
         match c {
             '\n' => out.push_str("||"),
-            // A CR LF line break is one `||`; a lone CR is kept as an escape.
-            '\r' if chars.peek().is_some_and(|&(_, n)| n == '\n') => {}
-            '|' | '[' | ']' | '\\' | '\r' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            // A line break (LF, CR LF, or CRs before an LF) is one `||`; a lone CR is kept as
+            // an escape.
+            '\r' => {
+                let (end, line_break) = match cr_run {
+                    Some(run) if i < run.0 => run,
+                    _ => {
+                        let end = v[i..].find(|c| c != '\r').map_or(v.len(), |k| i + k);
+                        let run = (end, v[end..].starts_with('\n'));
+                        cr_run = Some(run);
+                        run
+                    }
+                };
+                debug_assert!(i < end);
+                if !line_break {
+                    out.push_str("\\u000d");
+                }
+            }
+            '|' | '[' | ']' | '\\' => out.push_str(&format!("\\u{:04x}", c as u32)),
             // Text quoting a page's JavaScript (`DhtmlXQ_movelist = '...'`) would be read as
             // the moves of the game.
             'D' if v[i..].starts_with(JS_MOVELIST) => out.push_str("\\u0044"),

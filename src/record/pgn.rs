@@ -951,7 +951,10 @@ fn parse_tag(line: &str) -> Option<(String, String, usize)> {
         if let Some(tail) = after.strip_prefix(']') {
             let end = line.len() - tail.len();
             let tail = tail.trim_start();
-            let escaped = q > vstart && b[q - 1] == b'\\' && !line[vstart..q].ends_with("\\\\");
+            // Escaped by an odd run of backslashes (`\\\"` is an escaped backslash, then an
+            // escaped quote).
+            let slashes = line[vstart..q].len() - line[vstart..q].trim_end_matches('\\').len();
+            let escaped = slashes % 2 == 1;
             if !escaped {
                 if tail.is_empty() || tail.starts_with('[') {
                     return Some((name, unescape(&line[vstart..q]), end));
