@@ -7,7 +7,8 @@
 //!    could win next move: by a capture whose whole exchange on that square nets material (legal
 //!    captures only, so pinned attackers and pinned or face-the-general protectors fall out by
 //!    themselves; a recapture after which C mates by checks is a false root), or by a series of
-//!    checks ending in such a capture (抽将). A capture after which C is mated, or which costs more
+//!    checks ending in such a capture (抽将; also read per defence: a check after which every
+//!    defence loses a piece or is mated threatens the pieces lost). A capture after which C is mated, or which costs more
 //!    elsewhere than it wins (the capturer was the only protector of something, or shielded it),
 //!    is no threat.
 //! 2. The move is a chase when the position after it, C to move again (the opponent "passes"),
@@ -290,6 +291,9 @@ struct Threat {
     /// For a two-step win ([`Analyzer::two_step_threats`]): the chaser's pieces that win the
     /// second piece after the recapture (empty for any other threat).
     follow: Bitboard,
+    /// For a win by a check whatever the defence ([`Analyzer::per_defence_threats`]): the
+    /// squares of all the pieces that check threatens together (empty for any other threat).
+    group: Bitboard,
 }
 
 /// The move-nature analyser: a profile and the node budget of the current move.
@@ -307,6 +311,11 @@ pub struct Analyzer<'p> {
     /// For the two-step reading: the position (key) whose squares are being tested, the
     /// squares tested and those where the side to move wins by a direct exchange.
     won_cache: (u64, Bitboard, Bitboard),
+    /// [`Analyzer::reply_wins`] of the checks of the position (key) whose threats are being
+    /// listed, unfiltered: (position after the reply, balance so far, wins). The wins by checks
+    /// ([`Analyzer::check_wins`]) and the wins per defence read the same replies; other
+    /// positions (key 0 when none) are not kept.
+    reply_cache: ReplyCache,
     /// The mate depth of the safety test for captures in a position (key, depth).
     safety: Option<(u64, u32)>,
     /// The position before the move being classified, and (once known) whether the opponent
@@ -317,6 +326,12 @@ pub struct Analyzer<'p> {
 }
 
 type Captures = ArrayVec<Move, 16>;
+
+/// What the checking side wins after one reply: (target, capturer, balance) per piece.
+type ReplyWins = Vec<(Square, Square, Mat)>;
+
+/// See [`Analyzer::reply_cache`].
+type ReplyCache = (u64, Vec<(u64, Mat, ReplyWins)>);
 
 /// Captures searched after the first capture of a two-step win ([`Analyzer::two_step_value`]):
 /// the opponent's answer, the chaser's capture, the opponent's answer to that; then the side to
@@ -346,6 +361,7 @@ impl<'p> Analyzer<'p> {
             base_checks: None,
             ignore_safety: false,
             won_cache: (0, Bitboard::EMPTY, Bitboard::EMPTY),
+            reply_cache: (0, Vec::new()),
             safety: None,
             standing_before: None,
             last_after: None,
@@ -551,6 +567,7 @@ impl<'p> Analyzer<'p> {
                         abs,
                         capturers: Bitboard::EMPTY,
                         follow: Bitboard::EMPTY,
+                        group: Bitboard::EMPTY,
                     });
                 }
             }
@@ -562,10 +579,20 @@ impl<'p> Analyzer<'p> {
                 let _ = open.try_push((s, tried));
             }
         }
+        // The replies read at the full depth for this position are kept for the wins per
+        // defence, which read them again.
+        let per_defence = self.profile.chase_check_cap > 0 && self.profile.checks_win_per_defence;
+        if per_defence {
+            self.reply_cache.0 = q.key();
+            self.reply_cache.1.clear();
+        }
+        let wins = if self.profile.chase_check_cap > 0 {
+            self.check_wins(q, self.profile.chase_check_cap, Mat::default())
+        } else {
+            Ok(Vec::new())
+        };
         if self.profile.chase_check_cap > 0 {
-            for (s, m, capturer, _) in
-                self.check_wins(q, self.profile.chase_check_cap, Mat::default())?
-            {
+            for (s, m, capturer, _) in wins? {
                 if out.iter().any(|t| t.square == s) {
                     continue;
                 }
@@ -590,8 +617,13 @@ impl<'p> Analyzer<'p> {
                     abs: true,
                     capturers: Bitboard::from_square(m.from),
                     follow: Bitboard::EMPTY,
+                    group: Bitboard::EMPTY,
                 });
             }
+        }
+        if per_defence {
+            self.per_defence_threats(q, &mut out)?;
+            self.reply_cache.0 = 0;
         }
         if self.profile.two_step_wins {
             self.two_step_threats(q, &open, &mut out)?;
@@ -682,6 +714,7 @@ impl<'p> Analyzer<'p> {
                 abs,
                 capturers,
                 follow: follows,
+                group: Bitboard::EMPTY,
             });
         }
         Ok(())
@@ -1235,7 +1268,6 @@ impl<'p> Analyzer<'p> {
         cap: u32,
         offset: Mat,
     ) -> Result<Vec<(Square, Move, Square, Mat)>, Exhausted> {
-        let us = q.turn();
         let mut out: Vec<(Square, Move, Square, Mat)> = Vec::new();
         for m in self.mates.checking_moves(q) {
             self.budget.tick()?;
@@ -1250,51 +1282,7 @@ impl<'p> Analyzer<'p> {
                 let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
                 let off = offset + gained - lost;
                 let s2 = r.after(rep);
-                let mut wins: Vec<(Square, Square, Mat)> = Vec::new();
-                for s in s2.by_color(!us) & s2.attacked_by(us) {
-                    let Some(piece) = s2.piece_at(s) else {
-                        continue;
-                    };
-                    // The piece won is named where it stands in `q`: a piece the check forced
-                    // to move (to interpose, say) and then taken is won by the series too
-                    // (RULES.md §2.1: a forcing series of checks that ends in the capture).
-                    let t = origin_in(rep, s);
-                    if q.piece_at(t) != Some(piece) || !self.is_material(piece, s) {
-                        continue;
-                    }
-                    if let Some(c) = &common
-                        && !c.iter().any(|&(w, _, _)| w == t)
-                    {
-                        continue;
-                    }
-                    let mut best: Option<(Square, Mat, i32)> = None;
-                    for cm in Self::captures_to(&s2, s) {
-                        let (v, _, _) = self.capture_balance(&s2, cm, false)?;
-                        let total = off + v;
-                        let sc = self.win_score(&s2, cm.from, total);
-                        if self.series_gain(total) && best.is_none_or(|(_, _, b)| sc > b) {
-                            best = Some((cm.from, total, sc));
-                        }
-                    }
-                    if let Some((from, total, _)) = best {
-                        wins.push((t, from, total));
-                    }
-                }
-                if cap > 1 {
-                    for (s, _, capturer, total) in self.check_wins(&s2, cap - 1, off)? {
-                        let s = origin_in(rep, s);
-                        match wins.iter_mut().find(|w| w.0 == s) {
-                            Some(w) => {
-                                if self.win_score(&s2, capturer, total)
-                                    > self.win_score(&s2, w.1, w.2)
-                                {
-                                    *w = (s, capturer, total);
-                                }
-                            }
-                            None => wins.push((s, capturer, total)),
-                        }
-                    }
-                }
+                let wins = self.reply_wins(q, &s2, rep, cap, off, common.as_deref())?;
                 common = Some(match common {
                     None => wins,
                     Some(c) => c
@@ -1327,6 +1315,285 @@ impl<'p> Analyzer<'p> {
         // Best first; the sort is stable, so equal lines keep the generation order.
         out.sort_by_key(|o| std::cmp::Reverse(self.win_score(q, o.2, o.3)));
         Ok(out)
+    }
+
+    /// Wins by a check whatever the defence (RULES.md §2.1, a forcing series of checks that ends
+    /// in a capture, 抽将, read per defence; [`Profile::checks_win_per_defence`]): a check that
+    /// takes nothing, after which every legal reply either loses material (the checking side
+    /// then wins a piece with a net gain, at once or after further checks, counting what the
+    /// reply took) or is mated by checks within [`Profile::per_defence_mate_cap`], at least one
+    /// reply losing material. The targets are the pieces won against every defence when there are such (a
+    /// mated defence loses everything), else each piece lost on some defence: no single piece
+    /// is won, but every defence gives one up, so the check threatens them together (for
+    /// newness they form one threat, [`Threat::group`]: an earlier threat on any of them makes
+    /// it a continuing one, 从捉到捉). A piece the side to move could already win by a direct
+    /// exchange is no loss of the defence; checks whose common target [`Self::check_wins`]
+    /// already reads are left to it; a capturing check is judged by its capture.
+    ///
+    /// The pieces taking part in winning a target (take one away and the threat is gone,
+    /// RULES.md §2, joint chase) are the checking piece and the pieces that take the target on
+    /// every defence losing it; with several such checks, the pieces common to all of them.
+    /// The book rules a cannon's return to h8, threatening Ch9+ over the advisor, a joint
+    /// chase: the general stepping up is mated, the elephant interposing is taken by the rook,
+    /// the advisor stepping off loses more (参考图41).
+    fn per_defence_threats(
+        &mut self,
+        q: &Position,
+        out: &mut Vec<Threat>,
+    ) -> Result<(), Exhausted> {
+        let us = q.turn();
+        let cap = self.profile.chase_check_cap;
+        // Every sound way found: (target, piece, pieces taking part, the check's group, check).
+        let mut ways: Vec<(Square, Piece, Bitboard, Bitboard, Move)> = Vec::new();
+        for m in self.mates.checking_moves(q) {
+            if q.piece_at(m.to).is_some() {
+                continue; // a capturing check: the capture is a threat of its own
+            }
+            self.budget.tick()?;
+            let r = q.after(m);
+            let replies = self.mates.legal_replies(&r);
+            if replies.is_empty() {
+                continue; // mate: a mate threat, not a chase
+            }
+            // Per losing defence: the reply, what it took, and the pieces it gives up (where
+            // they stand in `q`).
+            let mut per_reply: Vec<(Move, Mat, Vec<Square>)> = Vec::new();
+            let mut mated = false;
+            let mut escaped = false;
+            for rep in replies.iter().copied() {
+                let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
+                let off = Mat::default() - lost;
+                let s2 = r.after(rep);
+                let mut lose: Vec<Square> = Vec::new();
+                for (t, _, _) in self.reply_wins(q, &s2, rep, cap, off, None)? {
+                    if !self.already_won(q, t) {
+                        lose.push(t);
+                    }
+                }
+                if !lose.is_empty() {
+                    per_reply.push((rep, off, lose));
+                } else if search::mate_by_checks_with(
+                    &s2,
+                    self.profile.per_defence_mate_cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )? {
+                    mated = true;
+                } else {
+                    escaped = true; // this defence loses nothing
+                    break;
+                }
+            }
+            if escaped {
+                continue;
+            }
+            let Some((_, _, first)) = per_reply.first() else {
+                continue;
+            };
+            let common: Vec<Square> = first
+                .iter()
+                .copied()
+                .filter(|t| per_reply.iter().all(|l| l.2.contains(t)))
+                .collect();
+            if !mated && !common.is_empty() {
+                continue; // a common target: [`Self::check_wins`]
+            }
+            let mut group = Bitboard::EMPTY;
+            if common.is_empty() {
+                for l in &per_reply {
+                    for &t in &l.2 {
+                        group |= Bitboard::from_square(t);
+                    }
+                }
+            } else {
+                for &t in &common {
+                    group |= Bitboard::from_square(t);
+                }
+            }
+            for s in group {
+                if out.iter().any(|t| t.square == s) {
+                    continue;
+                }
+                let Some(piece) = q.piece_at(s).filter(|p| p.color != us) else {
+                    continue;
+                };
+                // The pieces taking it on every defence that loses it, and on any.
+                let mut every: Option<Bitboard> = None;
+                let mut any = Bitboard::EMPTY;
+                for (rep, off, lose) in &per_reply {
+                    if !lose.contains(&s) {
+                        continue;
+                    }
+                    let by = self.gaining_capturers(&r.after(*rep), *rep, m, s, *off)?;
+                    if by.is_empty() {
+                        // Won only after further checks: which pieces those take is left
+                        // open (the series may go several ways), the check alone is named.
+                        continue;
+                    }
+                    every = Some(every.map_or(by, |e| e & by));
+                    any |= by;
+                }
+                if any.any() && any.into_iter().all(|c| self.mutual(q, c, s)) {
+                    continue; // an exchange offer (兑), not a chase
+                }
+                if !self.check_win_is_safe(q, m, s)? {
+                    continue;
+                }
+                let parts = every.unwrap_or_default() | Bitboard::from_square(m.from);
+                ways.push((s, piece, parts, group, m));
+            }
+        }
+        // One threat per target, whichever way is found first: the pieces common to every way,
+        // the groups and checking pieces of all of them.
+        let mut done = Bitboard::EMPTY;
+        for &(s, piece, _, _, first) in &ways {
+            if done.contains(s) {
+                continue;
+            }
+            done |= Bitboard::from_square(s);
+            let mut parts: Option<Bitboard> = None;
+            let (mut group, mut checkers) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            for &(_, _, p, g, m) in ways.iter().filter(|w| w.0 == s) {
+                parts = Some(parts.map_or(p, |x| x & p));
+                group |= g;
+                checkers |= Bitboard::from_square(m.from);
+            }
+            let mut parts = parts.unwrap_or_default();
+            if parts.is_empty() {
+                parts = Bitboard::from_square(first.from);
+            }
+            // The capturers first, then the checking pieces.
+            let mut line = ArrayVec::new();
+            for sq in (parts - checkers).into_iter().chain(parts & checkers) {
+                let _ = line.try_push(sq);
+            }
+            out.push(Threat {
+                square: s,
+                piece,
+                how: WinHow::Checks,
+                line,
+                first,
+                rel: true,
+                abs: true,
+                capturers: checkers,
+                follow: Bitboard::EMPTY,
+                group,
+            });
+        }
+        Ok(())
+    }
+
+    /// The pieces of the side that checked (where they stand in the position before the check
+    /// `m`) that, after the reply `rep` (giving `s2`), take the enemy piece that stood on `s`
+    /// before the reply with a net gain counting `off`.
+    fn gaining_capturers(
+        &mut self,
+        s2: &Position,
+        rep: Move,
+        m: Move,
+        s: Square,
+        off: Mat,
+    ) -> Result<Bitboard, Exhausted> {
+        let at = if rep.from == s { rep.to } else { s };
+        let mut by = Bitboard::EMPTY;
+        for cm in Self::captures_to(s2, at) {
+            let (v, _, _) = self.capture_balance(s2, cm, false)?;
+            if self.series_gain(off + v) {
+                by |= Bitboard::from_square(origin_in(m, cm.from));
+            }
+        }
+        Ok(by)
+    }
+
+    /// What the side that gave the check wins after the reply `rep` (giving `s2`; the check
+    /// was played in `q`): the enemy pieces it can then take with a net gain counting `off`
+    /// (what the check and the reply won or lost), directly or after up to `cap - 1` further
+    /// checks, as (square where the piece stands in `q`, capturer where it stands in `s2`, net
+    /// balance), the best way per piece. With `only`, pieces not listed there are skipped.
+    fn reply_wins(
+        &mut self,
+        q: &Position,
+        s2: &Position,
+        rep: Move,
+        cap: u32,
+        off: Mat,
+        only: Option<&[(Square, Square, Mat)]>,
+    ) -> Result<ReplyWins, Exhausted> {
+        // (For the position whose threats are listed, the wins after a check that took
+        // nothing are read whole and kept: the wins per defence need every piece lost; a
+        // caller filtering with `only` keeps only the pieces listed there anyway.)
+        let them = !q.turn();
+        let cacheable =
+            self.reply_cache.0 == q.key() && s2.by_color(them).count() == q.by_color(them).count();
+        let only = if cacheable { None } else { only };
+        if cacheable {
+            let key = s2.key();
+            if let Some((_, _, w)) = self.reply_cache.1.iter().find(|e| e.0 == key && e.1 == off) {
+                return Ok(w.clone());
+            }
+        }
+        let wins = self.reply_wins_uncached(q, s2, rep, cap, off, only)?;
+        if cacheable {
+            self.reply_cache.1.push((s2.key(), off, wins.clone()));
+        }
+        Ok(wins)
+    }
+
+    /// [`Self::reply_wins`], computed.
+    fn reply_wins_uncached(
+        &mut self,
+        q: &Position,
+        s2: &Position,
+        rep: Move,
+        cap: u32,
+        off: Mat,
+        only: Option<&[(Square, Square, Mat)]>,
+    ) -> Result<ReplyWins, Exhausted> {
+        let us = s2.turn();
+        let mut wins: Vec<(Square, Square, Mat)> = Vec::new();
+        for s in s2.by_color(!us) & s2.attacked_by(us) {
+            let Some(piece) = s2.piece_at(s) else {
+                continue;
+            };
+            // The piece won is named where it stands in `q`: a piece the check forced to move
+            // (to interpose, say) and then taken is won by the series too (RULES.md §2.1: a
+            // forcing series of checks that ends in the capture).
+            let t = origin_in(rep, s);
+            if q.piece_at(t) != Some(piece) || !self.is_material(piece, s) {
+                continue;
+            }
+            if let Some(c) = only
+                && !c.iter().any(|&(w, _, _)| w == t)
+            {
+                continue;
+            }
+            let mut best: Option<(Square, Mat, i32)> = None;
+            for cm in Self::captures_to(s2, s) {
+                let (v, _, _) = self.capture_balance(s2, cm, false)?;
+                let total = off + v;
+                let sc = self.win_score(s2, cm.from, total);
+                if self.series_gain(total) && best.is_none_or(|(_, _, b)| sc > b) {
+                    best = Some((cm.from, total, sc));
+                }
+            }
+            if let Some((from, total, _)) = best {
+                wins.push((t, from, total));
+            }
+        }
+        if cap > 1 {
+            for (s, _, capturer, total) in self.check_wins(s2, cap - 1, off)? {
+                let s = origin_in(rep, s);
+                match wins.iter_mut().find(|w| w.0 == s) {
+                    Some(w) => {
+                        if self.win_score(s2, capturer, total) > self.win_score(s2, w.1, w.2) {
+                            *w = (s, capturer, total);
+                        }
+                    }
+                    None => wins.push((s, capturer, total)),
+                }
+            }
+        }
+        Ok(wins)
     }
 
     /// Whether the threat on `t.square` survives the removal of the chaser's piece on `sq`.
@@ -1714,8 +1981,15 @@ impl<'p> Analyzer<'p> {
             // With `direct_threat_renews_check_threat`, a direct threat does not continue an
             // earlier threat that needed a series of checks (a different, weaker form).
             let renews = self.profile.direct_threat_renews_check_threat && t.how != WinHow::Checks;
+            // A threat by a check whatever the defence continues any earlier threat on one of
+            // the pieces it threatens together; an earlier such threat on several pieces, any
+            // one of which the opponent could choose to give up, continues no threat on one
+            // piece ([`Self::per_defence_threats`]).
             let same = |o: &&Threat| {
-                o.square == t.square && o.piece == t.piece && !(renews && o.how == WinHow::Checks)
+                let on_piece = (o.square == t.square && o.piece == t.piece)
+                    || (t.group.contains(o.square) && q1.piece_at(o.square) == Some(o.piece));
+                let shared = o.group.count() > 1 && t.group.is_empty();
+                on_piece && !shared && !(renews && o.how == WinHow::Checks)
             };
             let old_rel = t0.iter().filter(same).any(|o| o.rel);
             let old_abs = t0.iter().filter(same).any(|o| o.abs);
