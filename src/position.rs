@@ -499,7 +499,7 @@ impl Position {
     /// Whether `by` attacks `sq`.
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        self.attackers(sq, by).any()
+        self.attacked_with(sq, by, self.occupied(), self.by_color(by))
     }
 
     /// Attackers of `sq` among `them` (pieces of `by`, standing on `occ`) for a hypothetical
@@ -525,15 +525,56 @@ impl Position {
         out
     }
 
+    /// Whether some piece among `them` (pieces of `by`, standing on `occ`) attacks `sq`:
+    /// [`Position::attackers_with`] is not empty, answered without building the set (the
+    /// stepping pieces first, then each rook, facing general and cannon on the lines of `sq`
+    /// until one attacks).
+    #[inline]
+    pub(crate) fn attacked_with(
+        &self,
+        sq: Square,
+        by: Color,
+        occ: Bitboard,
+        them: Bitboard,
+    ) -> bool {
+        let kings = self.by_role(Role::King);
+        let steppers = (attacks::horse_attacker_squares(sq, occ) & self.by_role(Role::Horse))
+            | (attacks::pawn_attackers(by, sq) & self.by_role(Role::Pawn))
+            | (attacks::king_attacks(sq) & kings);
+        if (steppers & them).any() {
+            return true;
+        }
+        let lines = attacks::lines(sq);
+        let clear =
+            ((self.by_role(Role::Rook) & lines) | (kings & attacks::file_line(sq))) & them & occ;
+        for x in clear {
+            if (attacks::between(sq, x) & occ).is_empty() {
+                return true;
+            }
+        }
+        for x in self.by_role(Role::Cannon) & lines & them & occ {
+            let screens = attacks::between(sq, x) & occ;
+            if screens.any() && !screens.more_than_one() {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether the own king of the side to move would be attacked after `m` (pseudo-legal).
     #[inline]
     pub(crate) fn leaves_king_attacked(&self, m: Move, king: Square) -> bool {
         let (from, to) = (m.from, m.to);
         let occ = (self.occupied() - Bitboard::from_square(from)).with(to);
-        let rot = (self.occupied_rotated() & !(1u128 << rot_index(from))) | 1u128 << rot_index(to);
         let king = if from == king { to } else { king };
         let them = self.by_color(!self.turn).without(to);
-        self.attackers_with(king, !self.turn, occ, rot, them).any()
+        let attacked = self.attacked_with(king, !self.turn, occ, them);
+        debug_assert_eq!(attacked, {
+            let rot =
+                (self.occupied_rotated() & !(1u128 << rot_index(from))) | 1u128 << rot_index(to);
+            self.attackers_with(king, !self.turn, occ, rot, them).any()
+        });
+        attacked
     }
 
     /// Pieces giving check to the side to move.
@@ -544,7 +585,7 @@ impl Position {
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.checkers().any()
+        self.is_attacked(self.king(self.turn), !self.turn)
     }
 
     /// Whether `m` is a legal move here.

@@ -635,3 +635,145 @@ fn standard_placement_with_other_move_number_keeps_its_fen() {
     assert_eq!(back[0].game.start.fen(), fen, "{out}");
     assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
 }
+
+/// DhtmlXQ keeps a start from the standard placement numbered from another move (its `fen` field
+/// is written), as PGN does (found by the `records` fuzz target, which now also checks DhtmlXQ
+/// round trips field by field).
+#[test]
+fn dhtmlxq_keeps_the_move_number_of_a_standard_start() {
+    let text = "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 7\"]\n\n\
+                7. h2e2 h9g7 *\n";
+    let mut game = pgn::read_str(text, "num").remove(0).game;
+    game.tags.retain(|(k, _)| k != "FEN");
+    let out = dhtmlxq::write_games([&game]);
+    let back = dhtmlxq::read_str(&out, "dhtmlxq");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    assert_eq!(back[0].game.start.fen(), game.start.fen(), "{out}");
+    assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
+}
+
+/// A carriage return that does not end a line (in a comment, a tag or the text after the game)
+/// survives DhtmlXQ, which used to drop every CR (found by the `records` fuzz target).
+#[test]
+fn dhtmlxq_keeps_a_lone_carriage_return() {
+    let mut game = pgn::read_str("1. h2e2 h9g7 *\n", "cr").remove(0).game;
+    game.main.nodes[0].comments = vec!["a\rb\r\nc".into()];
+    game.tags.push(("Remark".into(), "x\ry".into()));
+    game.trailing_text = Some("t\ru".into());
+    let out = dhtmlxq::write_games([&game]);
+    let back = dhtmlxq::read_str(&out, "dhtmlxq");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    let g = &back[0].game;
+    assert_eq!(g.main.nodes[0].comments, ["a\rb\nc"], "{out}");
+    assert_eq!(g.tag("Remark"), Some("x\ry"), "{out}");
+    assert_eq!(g.trailing_text.as_deref(), Some("t\ru"), "{out}");
+}
+
+/// Comments and trailing text with CR LF line ends (from binary records) are written as PGN so
+/// that the game read back prints the same text: a reader drops the CRs at line ends, and the
+/// writer used to keep them (found by the `records` fuzz target's printer stability check).
+#[test]
+fn pgn_printer_is_stable_on_crlf_comments() {
+    let mut game = pgn::read_str("1. h2e2 h9g7 *\n", "crlf").remove(0).game;
+    game.main.nodes[0].comments = vec!["和\r\n".into(), "two\r\r\nlines".into()];
+    game.main.comments_before = vec!["first\r\n\r\nsecond\r".into()];
+    game.trailing_text = Some("after\r\r\nthe\r\ngame".into());
+    for notation in [record::Notation::Iccs, record::Notation::Chinese] {
+        let out = pgn::write_games([&game], notation);
+        let back = pgn::read_str(&out, "pgn");
+        assert_eq!(back.len(), 1, "{out}");
+        assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+        let again = pgn::write_games([&back[0].game], notation);
+        assert_eq!(out, again);
+        let g = &back[0].game;
+        assert_eq!(g.main.nodes[0].comments, ["和\n", "two\nlines"], "{out}");
+        assert_eq!(g.trailing_text.as_deref(), Some("after\nthe\ngame"));
+    }
+}
+
+/// A game whose Result tag says something else than its result (or nothing a reader
+/// understands) keeps its result in DhtmlXQ, where the `result` field decides it (found by the
+/// `records` fuzz target).
+#[test]
+fn dhtmlxq_result_field_states_the_games_result() {
+    let text = "[Result \"1/2廣州-1/2\"]\n\n1. h2e2 h9g7 1/2-1/2\n\n\
+                [Result \"1-0\"]\n\n1. h2e2 h9g7 *\n\n\
+                [Result \"红胜\"]\n\n1. h2e2 h9g7 1-0\n";
+    let games = pgn::read_str(text, "res");
+    let want = [
+        (record::GameResult::Draw, "1/2-1/2"),
+        (record::GameResult::Unknown, "*"),
+        (record::GameResult::RedWins, "红胜"),
+    ];
+    for (e, (result, field)) in games.iter().zip(want) {
+        assert!(e.error.is_none(), "{:?}", e.error);
+        assert_eq!(e.game.result, Some(result));
+        let out = dhtmlxq::write_games([&e.game]);
+        assert!(
+            out.contains(&format!("[DhtmlXQ_result]{field}[/DhtmlXQ_result]")),
+            "{out}"
+        );
+        let back = dhtmlxq::read_str(&out, "dhtmlxq");
+        assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+        assert_eq!(back[0].game.result, Some(result), "{out}");
+    }
+}
+
+/// Tag names DhtmlXQ cannot hold as they are (brackets or spaces in the name, or a name the reader
+/// takes for a field of its own: `movelist`, `binit`, `comment3`, `move_0_1_1`, `trailing_text`)
+/// are written so that each value reads back as a tag and the game is unchanged; such a tag used
+/// to vanish, or to replace the moves, the start or a comment (found by the `records` fuzz target
+/// on a PGN tag line `[Blac[BlackTeam ""]`).
+#[test]
+fn dhtmlxq_writes_odd_tag_names_as_tags() {
+    let mut game = pgn::read_str("{c} 1. h2e2 h9g7 *\n", "odd").remove(0).game;
+    let odd = [
+        ("Blac[BlackTeam", "v1", "Blac_BlackTeam"),
+        ("my name]", "v2", "my_name_"),
+        ("movelist", "7062", "Xmovelist"),
+        ("binit", "99", "Xbinit"),
+        ("comment1", "not a comment", "Xcomment1"),
+        ("move_0_1_1", "1022", "Xmove_0_1_1"),
+        ("trailing_text", "t", "Xtrailing_text"),
+        ("", "empty", "X"),
+        ("DhtmlXQ_movelist='1022'", "js", "DhtmlXQ_movelist_'1022'"),
+    ];
+    for (k, v, _) in odd {
+        game.tags.push((k.into(), v.into()));
+    }
+    let out = dhtmlxq::write_games([&game]);
+    let back = dhtmlxq::read_str(&out, "dhtmlxq");
+    assert_eq!(back.len(), 1, "{out}");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    let g = &back[0].game;
+    assert_eq!(iccs(g), "h2e2 h9g7", "{out}");
+    assert_eq!(g.start, game.start);
+    assert_eq!(g.main.comments_before, ["c"], "{out}");
+    assert!(g.main.nodes.iter().all(|n| n.comments.is_empty()), "{out}");
+    assert!(
+        g.main.nodes.iter().all(|n| n.variations.is_empty()),
+        "{out}"
+    );
+    assert_eq!(g.trailing_text, None, "{out}");
+    for (_, v, name) in odd {
+        assert_eq!(g.tag(name), Some(v), "{name}: {out}");
+    }
+}
+
+/// A comment or tag value quoting a dpxq page's JavaScript (`DhtmlXQ_movelist = '...'`) is
+/// written so that it does not read back as the game's moves.
+#[test]
+fn dhtmlxq_text_quoting_a_javascript_movelist_stays_text() {
+    let mut game = pgn::read_str("*\n", "js").remove(0).game;
+    let js = "var DhtmlXQ_movelist = '77477062';";
+    game.main.comments_before = vec![js.into()];
+    game.tags.push(("Remark".into(), js.into()));
+    let out = dhtmlxq::write_games([&game]);
+    let back = dhtmlxq::read_str(&out, "dhtmlxq");
+    assert_eq!(back.len(), 1, "{out}");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    let g = &back[0].game;
+    assert_eq!(iccs(g), "", "{out}");
+    assert_eq!(g.main.comments_before, [js], "{out}");
+    assert_eq!(g.tag("Remark"), Some(js), "{out}");
+}

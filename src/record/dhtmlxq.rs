@@ -310,11 +310,16 @@ fn decode_text(v: &str) -> String {
 /// Escapes text for a field value (the inverse of [`decode_text`]).
 fn encode_text(v: &str) -> String {
     let mut out = String::with_capacity(v.len());
-    for c in v.chars() {
+    let mut chars = v.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
         match c {
             '\n' => out.push_str("||"),
-            '\r' => {}
-            '|' | '[' | ']' | '\\' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            // A CR LF line break is one `||`; a lone CR is kept as an escape.
+            '\r' if chars.peek().is_some_and(|&(_, n)| n == '\n') => {}
+            '|' | '[' | ']' | '\\' | '\r' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            // Text quoting a page's JavaScript (`DhtmlXQ_movelist = '...'`) would be read as
+            // the moves of the game.
+            'D' if v[i..].starts_with(JS_MOVELIST) => out.push_str("\\u0044"),
             c => out.push(c),
         }
     }
@@ -738,17 +743,33 @@ pub fn write_game(game: &Game, out: &mut String) {
             fen_tag = true;
             continue;
         }
-        let name = TAG_NAMES
-            .iter()
-            .find(|(_, t)| t == k)
-            .map_or(k.as_str(), |(f, _)| f);
-        have_result |= name == "result";
+        let name = field_name(k);
+        let name = name.as_ref();
+        if name == "result" {
+            if have_result {
+                continue;
+            }
+            have_result = true;
+            // The result is read from this field's text: when that text says something else
+            // (or nothing a reader understands), the game's result is written instead, as the
+            // PGN writer does with its Result tag.
+            if let Some(r) = game.result
+                && parse_result(v) != Some(r)
+            {
+                field(out, name, r.token());
+                continue;
+            }
+        }
         field(out, name, &encode_text(v));
     }
     if !have_result && let Some(r) = game.result {
         field(out, "result", r.token());
     }
-    let standard = game.start == Position::start();
+    // (Position equality is placement and side to move; a start numbered other than move 1 also
+    // needs the FEN, or the move numbers change.)
+    let standard = game.start == Position::start()
+        && game.start.fullmoves() == 1
+        && game.start.halfmoves() == 0;
     if let Some(b) = binit(&game.start) {
         field(out, "binit", &b);
     }
@@ -776,6 +797,40 @@ pub fn write_game(game: &Game, out: &mut String) {
         field(out, "trailing_text", &encode_text(t));
     }
     out.push_str("[/DhtmlXQ]\n");
+}
+
+/// The field a tag is written under: a known tag's DhtmlXQ name, else the tag's own name when it
+/// reads back as a tag. A name cannot hold brackets, white space or `=` (they become `_`, an empty
+/// name is `X`), and a name the reader takes for something else (`binit`, `fen`, `movelist`,
+/// `move_...`, `comment...`, `trailing_text`) gets an `X` in front, as the PGN writer does with
+/// names PGN cannot hold: the value is kept under a slightly different name rather than changing
+/// the game or breaking the record.
+fn field_name(tag: &str) -> std::borrow::Cow<'_, str> {
+    if let Some((f, _)) = TAG_NAMES.iter().find(|(_, t)| *t == tag) {
+        return (*f).into();
+    }
+    // (`=` too: a name `DhtmlXQ_movelist='...'` would read as a JavaScript movelist.)
+    let bad = |c: char| c.is_whitespace() || c.is_control() || matches!(c, '[' | ']' | '=');
+    let mut name: std::borrow::Cow<'_, str> = if tag.contains(bad) {
+        tag.chars()
+            .map(|c| if bad(c) { '_' } else { c })
+            .collect::<String>()
+            .into()
+    } else {
+        tag.into()
+    };
+    let reserved = |n: &str| {
+        n.is_empty()
+            || matches!(n, "binit" | "fen" | "movelist" | "trailing_text")
+            || n.starts_with("move_")
+            || n.strip_prefix("comment").is_some_and(|rest| {
+                !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+            })
+    };
+    if reserved(&name) {
+        name = format!("X{name}").into();
+    }
+    name
 }
 
 /// Writes games as DhtmlXQ blocks.

@@ -998,15 +998,17 @@ fn escape(v: &str) -> String {
     out
 }
 
-/// A comment's text as PGN writes it between braces: `}` becomes the full-width `｝`, and a blank
-/// line right before a line starting with `[` is dropped, because a reader resynchronising after
-/// an unclosed comment takes a blank line and a tag pair as the start of the next game.
+/// A comment's text as PGN writes it between braces: `}` becomes the full-width `｝`, carriage
+/// returns at the end of a line are dropped (a reader takes lines without their line ends, so a
+/// CR LF comment from a binary record would otherwise read back different), and a blank line right
+/// before a line starting with `[` is dropped, because a reader resynchronising after an unclosed
+/// comment takes a blank line and a tag pair as the start of the next game.
 fn comment_text(c: &str) -> String {
     let c = c.replace('}', "｝");
     if !c.contains('\n') {
         return c;
     }
-    let lines: Vec<&str> = c.split('\n').collect();
+    let lines: Vec<&str> = c.split('\n').map(|l| l.trim_end_matches('\r')).collect();
     let blank = |l: &str| l.trim_matches([' ', '\t', '\r', '\u{3000}']).is_empty();
     let mut out = String::with_capacity(c.len());
     for (i, line) in lines.iter().enumerate() {
@@ -1105,7 +1107,8 @@ pub fn write_game(game: &Game, notation: Notation, out: &mut String) {
 /// the result line.
 fn write_trailing_text(t: &str, out: &mut String) {
     let mut prev_ended = true;
-    for line in t.lines() {
+    // (Without the carriage returns at the line ends, which a reader drops.)
+    for line in t.lines().map(|l| l.trim_end_matches('\r')) {
         let trimmed = line.trim_start_matches([' ', '\t', '\u{3000}']);
         if is_tag_line(trimmed) || (prev_ended && starts_first_move(trimmed)) {
             // Joined to the last line with text (blank lines in between would leave it a line

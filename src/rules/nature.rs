@@ -27,7 +27,7 @@ use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::rules::profile::Profile;
 use crate::rules::search::{self, Budget, Exhausted, MateTable};
-use crate::types::{Color, Move, Piece, Role, Square};
+use crate::types::{Color, Move, MoveList, Piece, Role, Square};
 
 /// The nature of a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -311,11 +311,10 @@ pub struct Analyzer<'p> {
     /// For the two-step reading: the position (key) whose squares are being tested, the
     /// squares tested and those where the side to move wins by a direct exchange.
     won_cache: (u64, Bitboard, Bitboard),
-    /// [`Analyzer::reply_wins`] of the checks of the position (key) whose threats are being
-    /// listed, unfiltered: (position after the reply, balance so far, wins). The wins by checks
-    /// ([`Analyzer::check_wins`]) and the wins per defence read the same replies; other
-    /// positions (key 0 when none) are not kept.
-    reply_cache: ReplyCache,
+    /// The wins after each defence of each check that takes nothing ([`Analyzer::reply_wins`])
+    /// in the position (key; 0 when none) whose threats are being listed: the wins by checks
+    /// ([`Analyzer::check_wins`]) and the wins per defence read the same defences.
+    reply_log: ReplyLog,
     /// The mate depth of the safety test for captures in a position (key, depth).
     safety: Option<(u64, u32)>,
     /// The position before the move being classified, and (once known) whether the opponent
@@ -327,11 +326,22 @@ pub struct Analyzer<'p> {
 
 type Captures = ArrayVec<Move, 16>;
 
-/// What the checking side wins after one reply: (target, capturer, balance) per piece.
-type ReplyWins = Vec<(Square, Square, Mat)>;
+/// See [`Analyzer::reply_log`]: (position after the check, defence, targets looked for, check
+/// depth, wins) per defence read.
+type ReplyLog = (u64, Vec<(u64, Move, Bitboard, u32, Wins)>);
 
-/// See [`Analyzer::reply_cache`].
-type ReplyCache = (u64, Vec<(u64, Mat, ReplyWins)>);
+/// What one line of a win by checks wins: (target where it stands at the start, capturer, net
+/// balance of the line) per target ([`Analyzer::check_wins`]).
+type Wins = Vec<(Square, Square, Mat)>;
+
+/// When [`Analyzer::capture_balance_in`] tests recaptures for a refuting mate (a false root).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Refute {
+    Never,
+    Always,
+    /// Only when the balance without the test is no gain although the target is protected.
+    WhenNoGain,
+}
 
 /// Captures searched after the first capture of a two-step win ([`Analyzer::two_step_value`]):
 /// the opponent's answer, the chaser's capture, the opponent's answer to that; then the side to
@@ -361,7 +371,7 @@ impl<'p> Analyzer<'p> {
             base_checks: None,
             ignore_safety: false,
             won_cache: (0, Bitboard::EMPTY, Bitboard::EMPTY),
-            reply_cache: (0, Vec::new()),
+            reply_log: (0, Vec::new()),
             safety: None,
             standing_before: None,
             last_after: None,
@@ -452,54 +462,104 @@ impl<'p> Analyzer<'p> {
         m: Move,
         refute: bool,
     ) -> Result<(Mat, ArrayVec<Square, 8>, bool), Exhausted> {
+        let mode = if refute {
+            Refute::Always
+        } else {
+            Refute::Never
+        };
+        self.capture_balance_in(pos, m, mode)
+    }
+
+    /// [`Self::capture_balance`] with the refutation test as `mode` says: with
+    /// [`Refute::WhenNoGain`], the balance without it, unless that is no gain although the
+    /// target can be taken back, in which case the balance with it (the recaptures are listed
+    /// and valued once for both).
+    fn capture_balance_in(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        mode: Refute,
+    ) -> Result<(Mat, ArrayVec<Square, 8>, bool), Exhausted> {
         let s = m.to;
         let target = pos.piece_at(s).expect("capture");
         let mover = pos.piece_at(m.from).expect("capturer");
         let mut r = pos.after(m);
-        let mut best_reply = Mat::default();
-        let mut line: ArrayVec<Square, 8> = ArrayVec::new();
-        line.push(m.from);
-        let mut recapturable = false;
-        let mut best_sub_line: ArrayVec<Square, 8> = ArrayVec::new();
-        for rm in Self::captures_to(&r, s) {
-            // (Played and taken back on `r`: cheaper than copies.)
+        // Each recapture's exchange value first (played and taken back on `r`: cheaper than
+        // copies); then, best first (among equal values, the first generated), the mate test
+        // of the refutation, which is the costly part: the first recapture that is not refuted
+        // is the best one, and the ones after it need no test.
+        let mut recaptures: ArrayVec<(i32, usize, Move, Mat, ArrayVec<Square, 8>), 16> =
+            ArrayVec::new();
+        for (i, rm) in Self::captures_to(&r, s).into_iter().enumerate() {
             let undo = r.play_unchecked(rm);
-            let refuted = refute
-                && search::mate_by_checks_with(
-                    &r,
-                    self.profile.refutation_mate_cap,
-                    &mut self.budget,
-                    &mut self.mates,
-                )?;
-            let exchange = (!refuted).then(|| self.see_in(&mut r, s, 2));
+            let (ours, sub) = self.see_in(&mut r, s, 2);
             r.undo(rm, undo);
-            let Some((ours, sub)) = exchange else {
-                continue;
-            };
-            recapturable = true;
             let v = self.mat(mover) - ours;
-            if self.scalar(v) > self.scalar(best_reply) {
-                best_reply = v;
-                best_sub_line = sub;
+            recaptures.push((-self.scalar(v), i, rm, v, sub));
+        }
+        recaptures.sort_unstable_by_key(|e| (e.0, e.1));
+        // The balance when the recapture `best` (an index in `recaptures`) is the one made.
+        let result = |this: &Self, best: Option<usize>| {
+            let mut line: ArrayVec<Square, 8> = ArrayVec::new();
+            line.push(m.from);
+            let mut best_reply = Mat::default();
+            if let Some(e) = best.map(|i| &recaptures[i])
+                && this.scalar(e.3) > 0
+            {
+                best_reply = e.3;
+                // The chaser's further capturers: every other square of the sub-line starting
+                // with ours.
+                for (i, sq) in e.4.iter().enumerate() {
+                    if i % 2 == 0 && !line.is_full() {
+                        line.push(*sq);
+                    }
+                }
+            }
+            (this.mat(target) - best_reply, line, best.is_some())
+        };
+        let plain = (!recaptures.is_empty()).then_some(0);
+        match mode {
+            Refute::Never => return Ok(result(self, plain)),
+            Refute::WhenNoGain => {
+                let out = result(self, plain);
+                if out.0.is_gain() || !out.2 {
+                    return Ok(out);
+                }
+            }
+            Refute::Always => {}
+        }
+        let mut best = None;
+        for (i, e) in recaptures.iter().enumerate() {
+            let undo = r.play_unchecked(e.2);
+            let refuted = search::mate_by_checks_with(
+                &r,
+                self.profile.refutation_mate_cap,
+                &mut self.budget,
+                &mut self.mates,
+            );
+            r.undo(e.2, undo);
+            if !refuted? {
+                best = Some(i);
+                break;
             }
         }
-        // The chaser's further capturers: every other square of the sub-line starting with ours.
-        for (i, sq) in best_sub_line.iter().enumerate() {
-            if i % 2 == 0 && !line.is_full() {
-                line.push(*sq);
-            }
-        }
-        Ok((self.mat(target) - best_reply, line, recapturable))
+        Ok(result(self, best))
     }
 
     /// The enemy pieces the side to move could win next move.
     fn threats(&mut self, q: &Position) -> Result<Vec<Threat>, Exhausted> {
+        self.threats_within(q, Bitboard::FULL)
+    }
+
+    /// [`Self::threats`] against the enemy pieces standing on `within` only: exactly the
+    /// threats of the full list on those squares (each piece's threat is judged on its own).
+    fn threats_within(&mut self, q: &Position, within: Bitboard) -> Result<Vec<Threat>, Exhausted> {
         let us = q.turn();
         let mut out = Vec::new();
         // Pieces no capture wins by itself, with the captures tried (for two-step wins).
         let mut open: ArrayVec<(Square, Captures), 16> = ArrayVec::new();
         // (Only pieces something of ours attacks can be captured.)
-        for s in q.by_color(!us) & q.attacked_by(us) {
+        for s in q.by_color(!us) & q.attacked_by(us) & within {
             let piece = q.piece_at(s).expect("piece");
             if !self.is_material(piece, s) {
                 continue;
@@ -515,14 +575,7 @@ impl<'p> Analyzer<'p> {
                     continue;
                 }
                 tried.push(m);
-                let (mut v, mut line, recapturable) = self.capture_balance(q, m, false)?;
-                let mut rec = recapturable;
-                if !v.is_gain() && recapturable {
-                    let (v2, l2, r2) = self.capture_balance(q, m, true)?;
-                    v = v2;
-                    line = l2;
-                    rec = r2;
-                }
+                let (mut v, mut line, rec) = self.capture_balance_in(q, m, Refute::WhenNoGain)?;
                 if rec && !self.profile.under_protection_chases {
                     // AXF: a really protected piece is won only if the first capture gains
                     // (the capturer, recaptured, is worth less than the target).
@@ -579,20 +632,26 @@ impl<'p> Analyzer<'p> {
                 let _ = open.try_push((s, tried));
             }
         }
-        // The replies read at the full depth for this position are kept for the wins per
-        // defence, which read them again.
-        let per_defence = self.profile.chase_check_cap > 0 && self.profile.checks_win_per_defence;
+        // (The wins per defence are listed with the full list only: see [`Self::chase_targets`].)
+        let per_defence = self.profile.chase_check_cap > 0
+            && self.profile.checks_win_per_defence
+            && within == Bitboard::FULL;
         if per_defence {
-            self.reply_cache.0 = q.key();
-            self.reply_cache.1.clear();
+            self.reply_log.0 = q.key();
+            self.reply_log.1.clear();
         }
-        let wins = if self.profile.chase_check_cap > 0 {
-            self.check_wins(q, self.profile.chase_check_cap, Mat::default())
-        } else {
-            Ok(Vec::new())
-        };
+        // (A piece already won directly is not looked for by checks.)
+        let direct = out.iter().fold(Bitboard::EMPTY, |b, t| b.with(t.square));
+        // The checks that win a piece against every defence.
+        let mut winning_checks: Vec<Move> = Vec::new();
         if self.profile.chase_check_cap > 0 {
-            for (s, m, capturer, _) in wins? {
+            for (s, m, capturer, _) in self.check_wins(
+                q,
+                self.profile.chase_check_cap,
+                Mat::default(),
+                within - direct,
+            )? {
+                winning_checks.push(m);
                 if out.iter().any(|t| t.square == s) {
                     continue;
                 }
@@ -622,8 +681,9 @@ impl<'p> Analyzer<'p> {
             }
         }
         if per_defence {
-            self.per_defence_threats(q, &mut out)?;
-            self.reply_cache.0 = 0;
+            let found = self.per_defence_threats(q, !direct, &winning_checks, &mut out);
+            self.reply_log.0 = 0;
+            found?;
         }
         if self.profile.two_step_wins {
             self.two_step_threats(q, &open, &mut out)?;
@@ -1037,6 +1097,30 @@ impl<'p> Analyzer<'p> {
         recaptured: bool,
     ) -> Result<(bool, bool), Exhausted> {
         let r = q.after(m);
+        // The capturer's duties first (cheap): a capture that is neither sound counting what it
+        // newly gives away nor sound counting everything needs no safety test.
+        let duties = if self.profile.capturer_duties {
+            let base_pos = q.null_move();
+            let base = match self.base_capture {
+                Some((k, v)) if k == base_pos.key() => v,
+                _ => {
+                    let v = self.best_capture(&base_pos, None);
+                    self.base_capture = Some((base_pos.key(), v));
+                    v
+                }
+            };
+            let after = self.best_capture(&r, Some(m.to));
+            let gain = self.scalar(v);
+            (
+                Self::duty_cost_within_gain(gain, (after - base).max(0)),
+                gain - after > 0,
+            )
+        } else {
+            (true, true)
+        };
+        if duties == (false, false) {
+            return Ok(duties);
+        }
         if !self.ignore_safety {
             let cap = self.safety_cap(q)?;
             if search::mate_by_checks_with(&r, cap, &mut self.budget, &mut self.mates)? {
@@ -1051,7 +1135,7 @@ impl<'p> Analyzer<'p> {
                 Some((k, v)) if *k == base.key() => v.clone(),
                 _ => {
                     let v: Vec<Square> = self
-                        .check_wins(&base, cap, Mat::default())?
+                        .check_wins(&base, cap, Mat::default(), Bitboard::FULL)?
                         .into_iter()
                         .map(|w| w.0)
                         .collect();
@@ -1059,7 +1143,13 @@ impl<'p> Analyzer<'p> {
                     v
                 }
             };
-            for (t, _, _, back) in self.check_wins(&r, cap, Mat::default())? {
+            // (Only targets the opponent could not win by checks before, and not the capturer
+            // when its recapture is already counted, can make the capture unsound.)
+            let mut fresh = before.iter().fold(Bitboard::FULL, |b, &t| b.without(t));
+            if recaptured {
+                fresh = fresh.without(m.to);
+            }
+            for (t, _, _, back) in self.check_wins(&r, cap, Mat::default(), fresh)? {
                 if before.contains(&t) || self.already_winnable(&base, &r, t) {
                     continue; // the opponent could already do that: not caused by the capture
                 }
@@ -1073,24 +1163,7 @@ impl<'p> Analyzer<'p> {
                 }
             }
         }
-        if !self.profile.capturer_duties {
-            return Ok((true, true));
-        }
-        let base_pos = q.null_move();
-        let base = match self.base_capture {
-            Some((k, v)) if k == base_pos.key() => v,
-            _ => {
-                let v = self.best_capture(&base_pos, None);
-                self.base_capture = Some((base_pos.key(), v));
-                v
-            }
-        };
-        let after = self.best_capture(&r, Some(m.to));
-        let gain = self.scalar(v);
-        Ok((
-            Self::duty_cost_within_gain(gain, (after - base).max(0)),
-            gain - after > 0,
-        ))
+        Ok(duties)
     }
 
     /// The capturer's duties (RULES.md §2, special cases: "a chasing piece that is itself the
@@ -1262,44 +1335,89 @@ impl<'p> Analyzer<'p> {
     /// material (counting what the checks gave up or won): (square, first check, capturer where
     /// it stands in `q`, the net balance of the whole line against the best defence), one entry
     /// per first check and target, best first.
+    ///
+    /// Only targets standing (in `q`) on a square of `interest` are looked for: a caller that
+    /// has no use for the others passes the squares it wants ([`Bitboard::FULL`] for all). The
+    /// entries for those targets are exactly the ones the full search gives (a target's win is
+    /// judged on its own: the best line and the best defence against it do not depend on the
+    /// other targets), so this only saves work. Within the search, once the first defence to a
+    /// check has been tried, only the targets it left are of interest for the other defences
+    /// (a target must be won against every defence), and the deeper series looks for them alone.
     fn check_wins(
         &mut self,
         q: &Position,
         cap: u32,
         offset: Mat,
+        interest: Bitboard,
     ) -> Result<Vec<(Square, Move, Square, Mat)>, Exhausted> {
+        if interest.is_empty() {
+            return Ok(Vec::new());
+        }
         let mut out: Vec<(Square, Move, Square, Mat)> = Vec::new();
         for m in self.mates.checking_moves(q) {
             self.budget.tick()?;
             let gained = q.piece_at(m.to).map(|p| self.mat(p)).unwrap_or_default();
             let r = q.after(m);
+            // Each defence's wins, tried likeliest refutation first (captures of the checking
+            // piece, then steps of the general, found without listing every defence): a target
+            // must be won against every defence, so once one defence leaves nothing wanted, the
+            // check wins nothing and the other defences need not be looked at (nor listed); and
+            // the later defences look only for the targets the earlier ones left.
+            let mut wanted = interest;
+            let mut tried: ArrayVec<(Move, Wins), 32> = ArrayVec::new();
+            for rep in search::first_replies(&r) {
+                let wins = self.reply_wins(q, &r, rep, offset + gained, cap, wanted)?;
+                wanted = wins.iter().fold(Bitboard::EMPTY, |b, w| b.with(w.0));
+                if wanted.is_empty() || tried.try_push((rep, wins)).is_err() {
+                    break;
+                }
+            }
+            if wanted.is_empty() {
+                continue;
+            }
             let replies = self.mates.legal_replies(&r);
             if replies.is_empty() {
                 continue; // mate: a mate threat, not a chase
             }
-            let mut common: Option<Vec<(Square, Square, Mat)>> = None;
+            let mut per_reply: Vec<Wins> = Vec::with_capacity(replies.len());
             for rep in replies {
-                let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
-                let off = offset + gained - lost;
-                let s2 = r.after(rep);
-                let wins = self.reply_wins(q, &s2, rep, cap, off, common.as_deref())?;
-                common = Some(match common {
-                    None => wins,
-                    Some(c) => c
-                        .into_iter()
-                        .filter_map(|(t, from, v)| {
-                            let w = wins.iter().find(|w| w.0 == t)?;
-                            Some(if self.scalar(w.2) < self.scalar(v) {
-                                (t, w.1, w.2)
-                            } else {
-                                (t, from, v)
-                            })
-                        })
-                        .collect(),
-                });
-                if common.as_ref().is_some_and(|c| c.is_empty()) {
+                let wins = match tried.iter().position(|t| t.0 == rep) {
+                    Some(i) => std::mem::take(&mut tried[i].1),
+                    None => {
+                        let wins = self.reply_wins(q, &r, rep, offset + gained, cap, wanted)?;
+                        wanted = wins.iter().fold(Bitboard::EMPTY, |b, w| b.with(w.0));
+                        wins
+                    }
+                };
+                per_reply.push(wins);
+                if wanted.is_empty() {
                     break;
                 }
+            }
+            if wanted.is_empty() {
+                continue;
+            }
+            // What every defence leaves, against the best defence of each target (in the
+            // defences' order, so that among equal defences the first one counts).
+            let mut common: Option<Wins> = None;
+            for wins in per_reply {
+                let wins = wins.into_iter().filter(|w| wanted.contains(w.0));
+                common = Some(match common {
+                    None => wins.collect(),
+                    Some(c) => {
+                        let wins: Vec<_> = wins.collect();
+                        c.into_iter()
+                            .filter_map(|(t, from, v)| {
+                                let w = wins.iter().find(|w| w.0 == t)?;
+                                Some(if self.scalar(w.2) < self.scalar(v) {
+                                    (t, w.1, w.2)
+                                } else {
+                                    (t, from, v)
+                                })
+                            })
+                            .collect()
+                    }
+                });
             }
             for (s, capturer, v) in common.unwrap_or_default() {
                 // The capturer is named where it stands in `q` (the check may have moved it):
@@ -1317,18 +1435,122 @@ impl<'p> Analyzer<'p> {
         Ok(out)
     }
 
+    /// For [`Self::check_wins`]: after the check that gave `r` and the defence `rep`, the targets
+    /// (named where they stand in `q`, among `wanted`) the checking side wins, by a capture or
+    /// by further checks (`cap` counts the check just given): (target, capturer, net balance
+    /// counting `off`, what the line so far gained, and what the defence took).
+    fn reply_wins(
+        &mut self,
+        q: &Position,
+        r: &Position,
+        rep: Move,
+        off: Mat,
+        cap: u32,
+        wanted: Bitboard,
+    ) -> Result<Wins, Exhausted> {
+        // (After a check that took nothing in the position whose threats are listed, the wins
+        // are kept for the wins per defence, which read the same defences again.)
+        let logged = off == Mat::default() && self.reply_log.0 == q.key();
+        if logged {
+            let key = r.key();
+            if let Some(e) = self
+                .reply_log
+                .1
+                .iter()
+                .find(|e| e.0 == key && e.1 == rep && e.2 & wanted == wanted && e.3 == cap)
+            {
+                return Ok(e
+                    .4
+                    .iter()
+                    .copied()
+                    .filter(|w| wanted.contains(w.0))
+                    .collect());
+            }
+        }
+        let wins = self.reply_wins_read(q, r, rep, off, cap, wanted)?;
+        if logged {
+            self.reply_log
+                .1
+                .push((r.key(), rep, wanted, cap, wins.clone()));
+        }
+        Ok(wins)
+    }
+
+    /// [`Self::reply_wins`], read.
+    fn reply_wins_read(
+        &mut self,
+        q: &Position,
+        r: &Position,
+        rep: Move,
+        off: Mat,
+        cap: u32,
+        wanted: Bitboard,
+    ) -> Result<Wins, Exhausted> {
+        let us = q.turn();
+        let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
+        let off = off - lost;
+        let s2 = r.after(rep);
+        let mut wins: Wins = Vec::new();
+        for s in s2.by_color(!us) & s2.attacked_by(us) {
+            let Some(piece) = s2.piece_at(s) else {
+                continue;
+            };
+            // The piece won is named where it stands in `q`: a piece the check forced to move
+            // (to interpose, say) and then taken is won by the series too (RULES.md §2.1: a
+            // forcing series of checks that ends in the capture).
+            let t = origin_in(rep, s);
+            if !wanted.contains(t) || q.piece_at(t) != Some(piece) || !self.is_material(piece, s) {
+                continue;
+            }
+            let mut best: Option<(Square, Mat, i32)> = None;
+            for cm in Self::captures_to(&s2, s) {
+                let (v, _, _) = self.capture_balance(&s2, cm, false)?;
+                let total = off + v;
+                let sc = self.win_score(&s2, cm.from, total);
+                if self.series_gain(total) && best.is_none_or(|(_, _, b)| sc > b) {
+                    best = Some((cm.from, total, sc));
+                }
+            }
+            if let Some((from, total, _)) = best {
+                wins.push((t, from, total));
+            }
+        }
+        if cap > 1 {
+            // The wanted targets named where they stand in `s2` (the defence may have moved
+            // one of them).
+            let mut wanted2 = wanted.without(rep.to);
+            if wanted.contains(rep.from) {
+                wanted2 = wanted2.with(rep.to);
+            }
+            for (s, _, capturer, total) in self.check_wins(&s2, cap - 1, off, wanted2)? {
+                let s = origin_in(rep, s);
+                match wins.iter_mut().find(|w| w.0 == s) {
+                    Some(w) => {
+                        if self.win_score(&s2, capturer, total) > self.win_score(&s2, w.1, w.2) {
+                            *w = (s, capturer, total);
+                        }
+                    }
+                    None => wins.push((s, capturer, total)),
+                }
+            }
+        }
+        Ok(wins)
+    }
+
     /// Wins by a check whatever the defence (RULES.md §2.1, a forcing series of checks that ends
     /// in a capture, 抽将, read per defence; [`Profile::checks_win_per_defence`]): a check that
     /// takes nothing, after which every legal reply either loses material (the checking side
     /// then wins a piece with a net gain, at once or after further checks, counting what the
     /// reply took) or is mated by checks within [`Profile::per_defence_mate_cap`], at least one
-    /// reply losing material. The targets are the pieces won against every defence when there are such (a
-    /// mated defence loses everything), else each piece lost on some defence: no single piece
-    /// is won, but every defence gives one up, so the check threatens them together (for
-    /// newness they form one threat, [`Threat::group`]: an earlier threat on any of them makes
-    /// it a continuing one, 从捉到捉). A piece the side to move could already win by a direct
-    /// exchange is no loss of the defence; checks whose common target [`Self::check_wins`]
-    /// already reads are left to it; a capturing check is judged by its capture.
+    /// reply losing material. The targets are the pieces won against every defence when there
+    /// are such (a mated defence loses everything), else each piece lost on some defence: no
+    /// single piece is won, but every defence gives one up, so the check threatens them
+    /// together (for newness they form one threat, [`Threat::group`]: an earlier threat on any
+    /// of them makes it a continuing one, 从捉到捉; it continues no other kind of threat). A
+    /// piece the side to move already wins otherwise (not on `interest`: a direct threat; or by
+    /// a favourable direct exchange) is no loss of the defence. The checks that
+    /// [`Self::check_wins`] reads as winning a piece against every defence (`winning`) are left
+    /// to it; a capturing check is judged by its capture.
     ///
     /// The pieces taking part in winning a target (take one away and the threat is gone,
     /// RULES.md §2, joint chase) are the checking piece and the pieces that take the target on
@@ -1339,6 +1561,8 @@ impl<'p> Analyzer<'p> {
     fn per_defence_threats(
         &mut self,
         q: &Position,
+        interest: Bitboard,
+        winning: &[Move],
         out: &mut Vec<Threat>,
     ) -> Result<(), Exhausted> {
         let us = q.turn();
@@ -1346,34 +1570,59 @@ impl<'p> Analyzer<'p> {
         // Every sound way found: (target, piece, pieces taking part, the check's group, check).
         let mut ways: Vec<(Square, Piece, Bitboard, Bitboard, Move)> = Vec::new();
         for m in self.mates.checking_moves(q) {
-            if q.piece_at(m.to).is_some() {
-                continue; // a capturing check: the capture is a threat of its own
+            if q.piece_at(m.to).is_some() || winning.contains(&m) {
+                continue; // a capturing check is judged by its capture
             }
             self.budget.tick()?;
             let r = q.after(m);
-            let replies = self.mates.legal_replies(&r);
-            if replies.is_empty() {
-                continue; // mate: a mate threat, not a chase
-            }
             // Per losing defence: the reply, what it took, and the pieces it gives up (where
-            // they stand in `q`).
-            let mut per_reply: Vec<(Move, Mat, Vec<Square>)> = Vec::new();
+            // they stand in `q`). The likeliest escapes first, as [`Self::check_wins`] reads
+            // them (the defences it read are not read again): one defence that loses nothing
+            // and is not mated ends the check's threat.
+            let mut per_reply: Vec<(Move, Mat, Wins)> = Vec::new();
             let mut mated = false;
             let mut escaped = false;
-            for rep in replies.iter().copied() {
-                let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
-                let off = Mat::default() - lost;
-                let s2 = r.after(rep);
-                let mut lose: Vec<Square> = Vec::new();
-                for (t, _, _) in self.reply_wins(q, &s2, rep, cap, off, None)? {
-                    if !self.already_won(q, t) {
-                        lose.push(t);
+            // The defences in the order the wins by checks read them (from the log), then the
+            // likeliest escapes, then every other one.
+            let key = r.key();
+            let mut order = MoveList::new();
+            for e in self.reply_log.1.iter().filter(|e| e.0 == key) {
+                if !order.contains(&e.1) {
+                    let _ = order.try_push(e.1);
+                }
+            }
+            let mut more = false;
+            let mut all: Option<search::Moves> = None;
+            let mut i = 0;
+            loop {
+                if i == order.len() && !more {
+                    more = true;
+                    for m in search::first_replies(&r) {
+                        if !order.contains(&m) {
+                            let _ = order.try_push(m);
+                        }
                     }
                 }
+                if i == order.len() && all.is_none() {
+                    let a = self.mates.legal_replies(&r);
+                    for m in a.iter() {
+                        if !order.contains(m) {
+                            let _ = order.try_push(*m);
+                        }
+                    }
+                    all = Some(a);
+                }
+                let Some(&rep) = order.get(i) else {
+                    break;
+                };
+                i += 1;
+                let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
+                let mut lose = self.reply_wins(q, &r, rep, Mat::default(), cap, interest)?;
+                lose.retain(|w| !self.already_won(q, w.0));
                 if !lose.is_empty() {
-                    per_reply.push((rep, off, lose));
+                    per_reply.push((rep, Mat::default() - lost, lose));
                 } else if search::mate_by_checks_with(
-                    &s2,
+                    &r.after(rep),
                     self.profile.per_defence_mate_cap,
                     &mut self.budget,
                     &mut self.mates,
@@ -1387,13 +1636,13 @@ impl<'p> Analyzer<'p> {
             if escaped {
                 continue;
             }
-            let Some((_, _, first)) = per_reply.first() else {
-                continue;
+            let Some((_, _, head)) = per_reply.first() else {
+                continue; // no defence (mate), or every one mated
             };
-            let common: Vec<Square> = first
+            let common: Vec<Square> = head
                 .iter()
-                .copied()
-                .filter(|t| per_reply.iter().all(|l| l.2.contains(t)))
+                .map(|w| w.0)
+                .filter(|&t| per_reply.iter().all(|l| l.2.iter().any(|w| w.0 == t)))
                 .collect();
             if !mated && !common.is_empty() {
                 continue; // a common target: [`Self::check_wins`]
@@ -1401,8 +1650,8 @@ impl<'p> Analyzer<'p> {
             let mut group = Bitboard::EMPTY;
             if common.is_empty() {
                 for l in &per_reply {
-                    for &t in &l.2 {
-                        group |= Bitboard::from_square(t);
+                    for w in &l.2 {
+                        group |= Bitboard::from_square(w.0);
                     }
                 }
             } else {
@@ -1421,7 +1670,7 @@ impl<'p> Analyzer<'p> {
                 let mut every: Option<Bitboard> = None;
                 let mut any = Bitboard::EMPTY;
                 for (rep, off, lose) in &per_reply {
-                    if !lose.contains(&s) {
+                    if !lose.iter().any(|w| w.0 == s) {
                         continue;
                     }
                     let by = self.gaining_capturers(&r.after(*rep), *rep, m, s, *off)?;
@@ -1503,97 +1752,6 @@ impl<'p> Analyzer<'p> {
             }
         }
         Ok(by)
-    }
-
-    /// What the side that gave the check wins after the reply `rep` (giving `s2`; the check
-    /// was played in `q`): the enemy pieces it can then take with a net gain counting `off`
-    /// (what the check and the reply won or lost), directly or after up to `cap - 1` further
-    /// checks, as (square where the piece stands in `q`, capturer where it stands in `s2`, net
-    /// balance), the best way per piece. With `only`, pieces not listed there are skipped.
-    fn reply_wins(
-        &mut self,
-        q: &Position,
-        s2: &Position,
-        rep: Move,
-        cap: u32,
-        off: Mat,
-        only: Option<&[(Square, Square, Mat)]>,
-    ) -> Result<ReplyWins, Exhausted> {
-        // (For the position whose threats are listed, the wins after a check that took
-        // nothing are read whole and kept: the wins per defence need every piece lost; a
-        // caller filtering with `only` keeps only the pieces listed there anyway.)
-        let them = !q.turn();
-        let cacheable =
-            self.reply_cache.0 == q.key() && s2.by_color(them).count() == q.by_color(them).count();
-        let only = if cacheable { None } else { only };
-        if cacheable {
-            let key = s2.key();
-            if let Some((_, _, w)) = self.reply_cache.1.iter().find(|e| e.0 == key && e.1 == off) {
-                return Ok(w.clone());
-            }
-        }
-        let wins = self.reply_wins_uncached(q, s2, rep, cap, off, only)?;
-        if cacheable {
-            self.reply_cache.1.push((s2.key(), off, wins.clone()));
-        }
-        Ok(wins)
-    }
-
-    /// [`Self::reply_wins`], computed.
-    fn reply_wins_uncached(
-        &mut self,
-        q: &Position,
-        s2: &Position,
-        rep: Move,
-        cap: u32,
-        off: Mat,
-        only: Option<&[(Square, Square, Mat)]>,
-    ) -> Result<ReplyWins, Exhausted> {
-        let us = s2.turn();
-        let mut wins: Vec<(Square, Square, Mat)> = Vec::new();
-        for s in s2.by_color(!us) & s2.attacked_by(us) {
-            let Some(piece) = s2.piece_at(s) else {
-                continue;
-            };
-            // The piece won is named where it stands in `q`: a piece the check forced to move
-            // (to interpose, say) and then taken is won by the series too (RULES.md §2.1: a
-            // forcing series of checks that ends in the capture).
-            let t = origin_in(rep, s);
-            if q.piece_at(t) != Some(piece) || !self.is_material(piece, s) {
-                continue;
-            }
-            if let Some(c) = only
-                && !c.iter().any(|&(w, _, _)| w == t)
-            {
-                continue;
-            }
-            let mut best: Option<(Square, Mat, i32)> = None;
-            for cm in Self::captures_to(s2, s) {
-                let (v, _, _) = self.capture_balance(s2, cm, false)?;
-                let total = off + v;
-                let sc = self.win_score(s2, cm.from, total);
-                if self.series_gain(total) && best.is_none_or(|(_, _, b)| sc > b) {
-                    best = Some((cm.from, total, sc));
-                }
-            }
-            if let Some((from, total, _)) = best {
-                wins.push((t, from, total));
-            }
-        }
-        if cap > 1 {
-            for (s, _, capturer, total) in self.check_wins(s2, cap - 1, off)? {
-                let s = origin_in(rep, s);
-                match wins.iter_mut().find(|w| w.0 == s) {
-                    Some(w) => {
-                        if self.win_score(s2, capturer, total) > self.win_score(s2, w.1, w.2) {
-                            *w = (s, capturer, total);
-                        }
-                    }
-                    None => wins.push((s, capturer, total)),
-                }
-            }
-        }
-        Ok(wins)
     }
 
     /// Whether the threat on `t.square` survives the removal of the chaser's piece on `sq`.
@@ -1969,10 +2127,24 @@ impl<'p> Analyzer<'p> {
         // AXF: an attack that existed before but was unsafe (a mate followed the capture) is
         // an old attack; making it safe is no new chase.
         self.ignore_safety = self.profile.newness_ignores_safety;
-        let t0 = self.threats(before);
+        // Only the pieces threatened now matter before the move (each piece's threat is
+        // judged on its own).
+        let now = t1
+            .iter()
+            .filter(|t| t.rel)
+            .fold(Bitboard::EMPTY, |b, t| b.with(t.square));
+        // A threat by a check read per defence is continued only by such threats (below):
+        // those before the move are listed (on the whole board) only when there is one now.
+        let per_defence = t1.iter().any(|t| t.rel && t.group.any());
+        let t0 = if per_defence {
+            self.threats(before)
+        } else {
+            self.threats_within(before, now)
+        };
         self.ignore_safety = false;
         let mut t0 = t0?;
-        t0.extend(self.threats_held_back_by_check(before)?);
+        let within = if per_defence { Bitboard::FULL } else { now };
+        t0.extend(self.threats_held_back_by_check(before, within)?);
         let mut targets = Vec::new();
         for t in &t1 {
             if !t.rel {
@@ -1981,15 +2153,15 @@ impl<'p> Analyzer<'p> {
             // With `direct_threat_renews_check_threat`, a direct threat does not continue an
             // earlier threat that needed a series of checks (a different, weaker form).
             let renews = self.profile.direct_threat_renews_check_threat && t.how != WinHow::Checks;
-            // A threat by a check whatever the defence continues any earlier threat on one of
-            // the pieces it threatens together; an earlier such threat on several pieces, any
-            // one of which the opponent could choose to give up, continues no threat on one
-            // piece ([`Self::per_defence_threats`]).
+            // A threat by a check read per defence continues any earlier threat on one of the
+            // pieces it threatens together; an earlier such threat (on pieces the opponent
+            // could choose between, or give up rather than be mated) continues no other kind of
+            // threat ([`Self::per_defence_threats`]).
             let same = |o: &&Threat| {
                 let on_piece = (o.square == t.square && o.piece == t.piece)
                     || (t.group.contains(o.square) && q1.piece_at(o.square) == Some(o.piece));
-                let shared = o.group.count() > 1 && t.group.is_empty();
-                on_piece && !shared && !(renews && o.how == WinHow::Checks)
+                let other_kind = o.group.any() && t.group.is_empty();
+                on_piece && !other_kind && !(renews && o.how == WinHow::Checks)
             };
             let old_rel = t0.iter().filter(same).any(|o| o.rel);
             let old_abs = t0.iter().filter(same).any(|o| o.abs);
@@ -2338,7 +2510,12 @@ impl<'p> Analyzer<'p> {
     /// answered is idle; a state the opponent brought on himself, 自毙, is not charged). The
     /// book rules an advisor blocking a check idle although the block lets its rook take a
     /// cannon the checking rook had just stopped guarding (参考图19). Empty when not in check.
-    fn threats_held_back_by_check(&mut self, before: &Position) -> Result<Vec<Threat>, Exhausted> {
+    /// Only the threats against pieces standing on `within` are listed.
+    fn threats_held_back_by_check(
+        &mut self,
+        before: &Position,
+        within: Bitboard,
+    ) -> Result<Vec<Threat>, Exhausted> {
         let checkers = before.checkers();
         if checkers.is_empty() {
             return Ok(Vec::new());
@@ -2348,7 +2525,7 @@ impl<'p> Analyzer<'p> {
             setup.board[c as usize] = None;
         }
         let freed = Position::from_setup_unchecked(&setup);
-        self.threats(&freed)
+        self.threats_within(&freed, within)
     }
 
     /// The idle kind of an idle move, if one applies.

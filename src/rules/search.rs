@@ -11,6 +11,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
+use crate::movegen::KingSafety;
 use crate::position::Position;
 use crate::types::{Move, MoveList, Role, Square};
 
@@ -210,6 +211,9 @@ pub fn legal_replies(q: &Position) -> MoveList {
         return q.legal_moves_with(&ks);
     }
     let k = ks.king;
+    if let Some(c) = ks.checkers.single() {
+        return single_check_replies(q, &ks, c);
+    }
     let Some(ev) = Evasions::new(q, ks.checkers, k) else {
         return q.legal_moves_with(&ks);
     };
@@ -223,6 +227,115 @@ pub fn legal_replies(q: &Position) -> MoveList {
         }
     });
     out
+}
+
+/// The pieces of the side to move other than the general that can move onto `t` by their own
+/// movement (each move table is its own reverse), leaving out those on `skip`.
+#[inline]
+fn movers_to(q: &Position, t: Square, skip: Bitboard) -> Bitboard {
+    let us = q.turn();
+    let occ = q.occupied();
+    let (rooks, cannons) = (q.pieces(us, Role::Rook), q.pieces(us, Role::Cannon));
+    // A cannon moves like a rook, and captures over one screen.
+    let mut from = if q.by_color(!us).contains(t) {
+        attacks::slider_attackers(t, occ, rooks, cannons)
+    } else {
+        attacks::slider_attackers(t, occ, rooks | cannons, Bitboard::EMPTY)
+    };
+    from |= attacks::horse_attacker_squares(t, occ) & q.by_role(Role::Horse);
+    from |= attacks::pawn_attackers(us, t) & q.by_role(Role::Pawn);
+    from |= attacks::advisor_attacks(t) & q.by_role(Role::Advisor);
+    from |= attacks::elephant_attacks(t, occ) & q.by_role(Role::Elephant);
+    (from & q.by_color(us)) - skip
+}
+
+/// The rank of each role in the order [`Position::for_each_pseudo_legal`] lists the pieces
+/// (rooks, cannons, horses, pawns, elephants, advisors, general), indexed by `Role as usize`.
+fn generation_rank(role: Role) -> u32 {
+    match role {
+        Role::Rook => 0,
+        Role::Cannon => 1,
+        Role::Horse => 2,
+        Role::Pawn => 3,
+        Role::Elephant => 4,
+        Role::Advisor => 5,
+        Role::King => 6,
+    }
+}
+
+/// [`legal_replies`] when a single piece, on `c`, gives check: the moves are found backwards
+/// from the points that answer it (the checker itself; the points between it and the general,
+/// or a horse's leg, where a piece blocks), plus every move of an own cannon screen and of the
+/// general, and then put in the order of [`Position::legal_moves`].
+fn single_check_replies(q: &Position, ks: &KingSafety, c: Square) -> MoveList {
+    let us = q.turn();
+    let own = q.by_color(us);
+    let occ = q.occupied();
+    let k = ks.king;
+    let mut screen = Bitboard::EMPTY;
+    let block = match q.piece_at(c).map(|p| p.role) {
+        Some(Role::Horse) => attacks::horse_attackers(k)
+            .iter()
+            .find(|leg| leg.targets.contains(c))
+            .map_or(Bitboard::EMPTY, |leg| Bitboard::from_square(leg.block)),
+        Some(Role::Pawn) => Bitboard::EMPTY,
+        Some(Role::Cannon) => {
+            let b = attacks::between(c, k);
+            // An own screen may step off the line (taking an enemy screen answers too).
+            screen = b & own;
+            b
+        }
+        // A rook or the facing general: block the line.
+        _ => attacks::between(c, k),
+    };
+    let mut cand = MoveList::new();
+    for t in (block.with(c)) - own {
+        for f in movers_to(q, t, screen) {
+            cand.push(Move::new(f, t));
+        }
+    }
+    if let Some(s) = screen.first() {
+        let them = q.by_color(!us);
+        let rot = q.occupied_rotated();
+        let targets = match q.piece_at(s).map(|p| p.role) {
+            Some(Role::Rook) => attacks::rook_attacks(s, occ, rot) - own,
+            Some(Role::Cannon) => {
+                (attacks::rook_attacks(s, occ, rot) - occ)
+                    | (attacks::cannon_attacks(s, occ, rot) & them)
+            }
+            Some(Role::Horse) => attacks::horse_attacks(s, occ) - own,
+            Some(Role::Pawn) => attacks::pawn_attacks(us, s) - own,
+            Some(Role::Elephant) => attacks::elephant_attacks(s, occ) - own,
+            Some(Role::Advisor) => attacks::advisor_attacks(s) - own,
+            // (The general cannot stand between a cannon and itself.)
+            Some(Role::King) | None => Bitboard::EMPTY,
+        };
+        for t in targets {
+            cand.push(Move::new(s, t));
+        }
+    }
+    for t in attacks::king_attacks(k) - own {
+        cand.push(Move::new(k, t));
+    }
+    cand.retain(|m| q.is_legal_with(ks, *m));
+    cand.sort_unstable_by_key(|m| {
+        let role = q.piece_at(m.from).map_or(Role::King, |p| p.role);
+        generation_rank(role) << 16 | (m.from as u32) << 8 | m.to as u32
+    });
+    cand
+}
+
+/// Whether the side to move, in check, has a legal move ([`has_legal_reply`]): the general's
+/// steps first, which need no look at the other pieces.
+fn has_reply_to_check(q: &Position) -> bool {
+    let k = q.king(q.turn());
+    let own = q.by_color(q.turn());
+    for to in attacks::king_attacks(k) - own {
+        if !q.leaves_king_attacked(Move::new(k, to), k) {
+            return true;
+        }
+    }
+    has_legal_reply(q)
 }
 
 /// Whether the side to move has a legal move: exactly [`Position::has_legal_move`], faster in
@@ -341,15 +454,7 @@ pub fn checking_moves(pos: &Position) -> MoveList {
         let (exact, sure) = if discover.contains(from) {
             // Leaving `from` uncovers a check or not, whatever the destination outside the
             // zone; inside it the destination may block again.
-            let uncovers = pos
-                .attackers_with(
-                    ksq,
-                    us,
-                    occ.without(from),
-                    rot & !(1u128 << attacks::rot_index(from)),
-                    own.without(from),
-                )
-                .any();
+            let uncovers = pos.attacked_with(ksq, us, occ.without(from), own.without(from));
             let outside = targets - zone;
             (
                 targets & zone,
@@ -397,7 +502,9 @@ pub fn checking_moves(pos: &Position) -> MoveList {
         }
     }
     for sq in pos.pieces(us, Role::Pawn) {
-        emit(sq, attacks::pawn_attacks(us, sq) - own, pawn_checks);
+        if may(sq, attacks::pawn_attacks(us, sq), pawn_checks) {
+            emit(sq, attacks::pawn_attacks(us, sq) - own, pawn_checks);
+        }
     }
     // Elephants, advisors and the general never check by themselves (a general on the enemy
     // general's open file would be an illegal move).
@@ -445,7 +552,7 @@ fn gives_check_exact(pos: &Position, m: Move, ksq: Square) -> bool {
         | 1u128 << attacks::rot_index(to);
     // The other pieces (the captured one, if any, is not ours).
     let others = pos.by_color(us).without(from);
-    if pos.attackers_with(ksq, us, occ, rot, others).any() {
+    if pos.attacked_with(ksq, us, occ, others) {
         return true;
     }
     let Some(piece) = pos.piece_at(from) else {
@@ -520,6 +627,8 @@ struct Entry {
     none: u8,
     checks: Span,
     replies: Span,
+    /// [`first_replies`], once generated.
+    first: Span,
     /// Whether the side to move has a legal move: 0 unknown, 1 no, 2 yes.
     has_move: u8,
 }
@@ -541,6 +650,7 @@ const EMPTY_ENTRY: Entry = Entry {
     none: 0,
     checks: NO_SPAN,
     replies: NO_SPAN,
+    first: NO_SPAN,
     has_move: 0,
 };
 
@@ -548,6 +658,9 @@ const EMPTY_ENTRY: Entry = Entry {
 pub struct MateTable {
     map: HashMap<u64, Entry, BuildHasherDefault<ZobristHasher>>,
     arena: Vec<Move>,
+    /// The keys of the positions (attacker to move) on the line [`mate_in`] is searching, from
+    /// the root.
+    path: Vec<u64>,
 }
 
 impl MateTable {
@@ -626,11 +739,29 @@ impl MateTable {
             _ => {}
         }
         let undo = pos.play_unchecked(m);
-        let has = has_legal_reply(pos);
+        // (`m` gives check.)
+        let has = has_reply_to_check(pos);
         pos.undo(m, undo);
         self.make_room(0);
         self.map.entry(key).or_insert(EMPTY_ENTRY).has_move = if has { 2 } else { 1 };
         has
+    }
+
+    /// [`first_replies`] of `pos` (in check), generated once.
+    fn first_replies(&mut self, pos: &Position) -> Moves {
+        let key = pos.key();
+        if let Some(l) = self.map.get(&key).and_then(|e| self.list(e.first)) {
+            return l;
+        }
+        let l = first_replies(pos);
+        self.make_room(l.len());
+        let span = self.store(&l);
+        let e = self.map.entry(key).or_insert(EMPTY_ENTRY);
+        e.first = span;
+        if !l.is_empty() {
+            e.has_move = 2;
+        }
+        Moves::from_slice(&l)
     }
 
     /// [`legal_replies`] of `pos` (exactly [`Position::legal_moves`]), generated once.
@@ -753,11 +884,13 @@ pub fn mate_by_checks_with(
     let mut scratch = *pos;
     while depth < cap {
         depth = if depth >= SHALLOW { cap } else { depth + 1 };
-        let (mate, complete) = mate_in(&mut scratch, &checks, depth, true, budget, table)?;
-        if mate {
+        // (An exhausted search may have left its line behind.)
+        table.path.clear();
+        let found = mate_in(&mut scratch, &checks, depth, true, budget, table)?;
+        if found.mate {
             return Ok(true);
         }
-        if complete {
+        if found.complete {
             // No line reached the depth limit: deeper searches would find no mate either.
             break;
         }
@@ -765,10 +898,36 @@ pub fn mate_by_checks_with(
     Ok(false)
 }
 
+/// What [`mate_in`] found about a position.
+#[derive(Clone, Copy, Debug)]
+struct Found {
+    /// The side to move mates within the depth.
+    mate: bool,
+    /// No mate, at any depth (see [`mate_in`]).
+    complete: bool,
+    /// The lowest index in [`MateTable::path`] of a repetition that the answer "no mate"
+    /// relies on ([`NO_CUT`] when none).
+    cut: usize,
+}
+
+/// [`Found::cut`] of an answer that relies on no repetition.
+const NO_CUT: usize = usize::MAX;
+
 /// Whether the side to move mates by checks within `depth` of its moves (`checks` are its
 /// checking moves), and, when it does not, whether that is *complete*: every check has a reply
 /// after which there is no mate at any depth (so deeper searches need not be tried). The table
 /// records complete answers as "no mate within `u8::MAX`".
+///
+/// Repetitions: a reply that brings back a position of the current line (with the attacker to
+/// move, [`MateTable::path`]) counts as stopping the mate there. That is exact for the position
+/// repeated: a shortest mate never passes through the same position twice (the number of moves
+/// it still needs drops at every move), so the attacker loses nothing by not going round the
+/// cycle. For the positions in between, it is not (their shortest mate might run through the
+/// earlier position): an answer "no mate" that relies on a repetition of an earlier position
+/// ([`Found::cut`] below the position's own index in the line) is not stored in the table and
+/// is never complete. A mate found is always one, and the search's root answer is always exact.
+/// Lines of checks that go round in circles (a rook checking from one side and the other as
+/// the general steps to and fro) are so cut short instead of being followed to the cap.
 fn mate_in(
     pos: &mut Position,
     checks: &[Move],
@@ -776,17 +935,21 @@ fn mate_in(
     look_up: bool,
     budget: &mut Budget,
     table: &mut MateTable,
-) -> Result<(bool, bool), Exhausted> {
+) -> Result<Found, Exhausted> {
     let key = pos.key();
     // (A caller that has just looked the position up, and found it undecided at this depth,
     // passes `look_up == false`.)
     if look_up {
         let (mate, none) = table.get(key);
         if mate <= depth {
-            return Ok((true, true));
+            return Ok(MATE);
         }
         if none >= depth {
-            return Ok((false, none == u8::MAX));
+            return Ok(Found {
+                mate: false,
+                complete: none == u8::MAX,
+                cut: NO_CUT,
+            });
         }
     }
     // Mate in one first: it needs no replies searched (only whether there is one, known from
@@ -797,61 +960,162 @@ fn mate_in(
         debug_assert_eq!(reply, pos.after(m).has_legal_move());
         if !reply {
             table.put(key, Some(1), None);
-            return Ok((true, true));
+            return Ok(MATE);
         }
     }
     // At depth one every check has a reply, and deeper searches might still mate.
-    let mut complete = false;
+    let mut found = Found {
+        mate: false,
+        complete: false,
+        cut: NO_CUT,
+    };
     if depth > 1 {
-        complete = true;
+        found.complete = true;
+        let index = table.path.len();
+        table.path.push(key);
         for &m in checks {
             // The check and each reply are played on `pos` and taken back; `pos` is restored
             // before the next check (an early error leaves it to be thrown away).
             let check = pos.play_unchecked(m);
-            let q = &*pos;
-            let mut replies = table.legal_replies(q);
-            // Likely escapes first: captures (of the checker), then general moves.
-            let ksq = q.king(q.turn());
-            replies.sort_by_key(|r| (q.piece_at(r.to).is_none(), r.from != ksq));
-            let mut all = true;
-            for r in replies {
-                budget.tick()?;
-                let (smate, snone) = table.get(pos.key_after(r));
-                if smate < depth {
-                    continue;
-                }
-                if snone >= depth - 1 {
-                    all = false;
-                    complete &= snone == u8::MAX;
-                    break;
-                }
-                let reply = pos.play_unchecked(r);
-                let next = table.checking_moves(pos);
-                if next.is_empty() {
-                    table.put(pos.key(), None, Some(u8::MAX));
-                    pos.undo(r, reply);
-                    all = false;
-                    break;
-                }
-                // Looked up just above (`checking_moves` changes no mate fact; when it makes
-                // room, nothing is known at all).
-                let (smate, scomplete) = mate_in(pos, &next, depth - 1, false, budget, table)?;
-                pos.undo(r, reply);
-                if !smate {
-                    all = false;
-                    complete &= scomplete;
-                    break;
-                }
-            }
+            let all = every_reply_mated(pos, depth, budget, table, &mut found)?;
             pos.undo(m, check);
             if all {
+                table.path.pop();
                 table.put(key, Some(depth), None);
-                return Ok((true, true));
+                return Ok(MATE);
+            }
+        }
+        table.path.pop();
+        if found.cut < index {
+            // "No mate" only as long as the earlier position is not repeated.
+            found.complete = false;
+            return Ok(found);
+        }
+    }
+    table.put(
+        key,
+        None,
+        Some(if found.complete { u8::MAX } else { depth }),
+    );
+    Ok(found)
+}
+
+const MATE: Found = Found {
+    mate: true,
+    complete: true,
+    cut: NO_CUT,
+};
+
+/// After a check in [`mate_in`] (the defender to move in `pos`): whether every reply leaves a
+/// mate by checks within `depth - 1` further attacker moves. When one does not, `found.complete`
+/// is cleared unless that reply is known to stop every mate at any depth, and `found.cut`
+/// lowered to the repetition that reply relies on, if any.
+///
+/// A mating attack is nearly always refuted by the first reply tried, so the likely refutations
+/// ([`first_replies`]: captures of a checker, then general moves) are tried before the full list
+/// of replies is generated; the full list (captures first, then general moves) follows only when
+/// they all lose, and replies already tried are then answered by the table.
+fn every_reply_mated(
+    pos: &mut Position,
+    depth: u8,
+    budget: &mut Budget,
+    table: &mut MateTable,
+    found: &mut Found,
+) -> Result<bool, Exhausted> {
+    for r in table.first_replies(pos) {
+        if let Some((complete, cut)) = refutes(pos, r, depth, budget, table)? {
+            found.complete &= complete;
+            found.cut = found.cut.min(cut);
+            return Ok(false);
+        }
+    }
+    let mut replies = table.legal_replies(pos);
+    // Likely escapes first: captures (of the checker), then general moves.
+    let q = &*pos;
+    let ksq = q.king(q.turn());
+    replies.sort_by_key(|r| (q.piece_at(r.to).is_none(), r.from != ksq));
+    for r in replies {
+        if let Some((complete, cut)) = refutes(pos, r, depth, budget, table)? {
+            found.complete &= complete;
+            found.cut = found.cut.min(cut);
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Whether the reply `r` (of the defender to move in `pos`, after a check) stops every mate by
+/// checks within `depth - 1` attacker moves: `Some((complete, cut))` when it does (`complete`:
+/// at any depth; `cut`: see [`Found::cut`]), `None` when the attacker still mates.
+#[inline]
+fn refutes(
+    pos: &mut Position,
+    r: Move,
+    depth: u8,
+    budget: &mut Budget,
+    table: &mut MateTable,
+) -> Result<Option<(bool, usize)>, Exhausted> {
+    budget.tick()?;
+    let key = pos.key_after(r);
+    let (smate, snone) = table.get(key);
+    if smate < depth {
+        return Ok(None);
+    }
+    if snone >= depth - 1 {
+        return Ok(Some((snone == u8::MAX, NO_CUT)));
+    }
+    if let Some(i) = table.path.iter().position(|&k| k == key) {
+        // Back to a position of the line: see [`mate_in`].
+        return Ok(Some((false, i)));
+    }
+    let reply = pos.play_unchecked(r);
+    let next = table.checking_moves(pos);
+    if next.is_empty() {
+        table.put(pos.key(), None, Some(u8::MAX));
+        pos.undo(r, reply);
+        return Ok(Some((true, NO_CUT)));
+    }
+    // Looked up just above (`checking_moves` changes no mate fact; when it makes room, nothing
+    // is known at all).
+    let found = mate_in(pos, &next, depth - 1, false, budget, table)?;
+    pos.undo(r, reply);
+    Ok((!found.mate).then_some((found.complete, found.cut)))
+}
+
+/// Some legal replies to a check (the side to move of `q` is in check): the captures of a
+/// checking piece by pieces other than the general, then the general's moves, captures first.
+/// The moves most likely to refute a mating attack, found without generating every reply.
+pub fn first_replies(q: &Position) -> MoveList {
+    let us = q.turn();
+    let k = q.king(us);
+    let own = q.by_color(us);
+    let them = q.by_color(!us);
+    let occ = q.occupied();
+    let mut out = MoveList::new();
+    for c in q.attackers(k, !us) {
+        // The pieces that reach `c` by their own movement (each table is its own reverse).
+        let mut from =
+            attacks::slider_attackers(c, occ, q.pieces(us, Role::Rook), q.pieces(us, Role::Cannon));
+        from |= attacks::horse_attacker_squares(c, occ) & q.by_role(Role::Horse);
+        from |= attacks::pawn_attackers(us, c) & q.by_role(Role::Pawn);
+        from |= attacks::advisor_attacks(c) & q.by_role(Role::Advisor);
+        from |= attacks::elephant_attacks(c, occ) & q.by_role(Role::Elephant);
+        for f in from & own {
+            let m = Move::new(f, c);
+            if !q.leaves_king_attacked(m, k) {
+                out.push(m);
             }
         }
     }
-    table.put(key, None, Some(if complete { u8::MAX } else { depth }));
-    Ok((false, complete))
+    let steps = attacks::king_attacks(k) - own;
+    for to in (steps & them).into_iter().chain(steps - them) {
+        let m = Move::new(k, to);
+        if !q.leaves_king_attacked(m, k) {
+            out.push(m);
+        }
+    }
+    debug_assert!(out.iter().all(|m| q.legal_moves().contains(m)));
+    out
 }
 
 /// Whether the side to move can force mate within `cap` of its own moves, every one a check,
@@ -994,10 +1258,77 @@ mod tests {
                 let r = q.after(c);
                 assert_eq!(legal_replies(&r), r.legal_moves(), "{}", r.fen());
                 assert_eq!(has_legal_reply(&r), r.has_legal_move(), "{}", r.fen());
+                // The first replies: exactly the legal captures of a checker and the general's
+                // moves.
+                let k = r.king(r.turn());
+                let checkers = r.checkers();
+                let mut expected: Vec<Move> = r
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| m.from == k || checkers.contains(m.to))
+                    .collect();
+                let mut first = first_replies(&r).to_vec();
+                expected.sort_by_key(|m| (m.from as u8, m.to as u8));
+                first.sort_by_key(|m| (m.from as u8, m.to as u8));
+                assert_eq!(first, expected, "{}", r.fen());
                 n += 1;
             }
         });
         assert!(n > 10_000, "{n}");
+    }
+
+    /// The plain definition of a mate by checks within `depth` moves, memoised on (position,
+    /// depth) only: no move ordering, no deepening, no repetition cut.
+    fn mate_plain(
+        pos: &Position,
+        depth: u8,
+        memo: &mut HashMap<(u64, u8), bool, BuildHasherDefault<ZobristHasher>>,
+    ) -> bool {
+        if let Some(&v) = memo.get(&(pos.key(), depth)) {
+            return v;
+        }
+        let mate = checking_moves_by_play(pos).into_iter().any(|c| {
+            let a = pos.after(c);
+            let replies = a.legal_moves();
+            replies.is_empty()
+                || (depth > 1
+                    && replies
+                        .into_iter()
+                        .all(|r| mate_plain(&a.after(r), depth - 1, memo)))
+        });
+        memo.insert((pos.key(), depth), mate);
+        mate
+    }
+
+    /// Every position of the real games (both sides to move), and every position one check and
+    /// reply further: the search (with its table kept across the positions, as when a line is
+    /// classified) answers as the plain definition.
+    #[test]
+    fn mate_search_matches_the_plain_definition_on_real_games() {
+        let (mut n, mut mates) = (0, 0);
+        let mut table = MateTable::default();
+        let mut memo = HashMap::default();
+        for_each_real_game_position(|q| {
+            if q.is_check() {
+                return;
+            }
+            let mut budget = Budget::new(u64::MAX);
+            let fast = mate_by_checks_with(q, 9, &mut budget, &mut table).unwrap();
+            assert_eq!(fast, mate_plain(q, 9, &mut memo), "{}", q.fen());
+            n += 1;
+            mates += usize::from(fast);
+            // The positions one check and reply further, whose answers the search above may
+            // have stored in the table.
+            for c in checking_moves(q) {
+                let a = q.after(c);
+                for r in a.legal_moves() {
+                    let y = a.after(r);
+                    let fast = mate_by_checks_with(&y, 8, &mut budget, &mut table).unwrap();
+                    assert_eq!(fast, mate_plain(&y, 8, &mut memo), "{}", y.fen());
+                }
+            }
+        });
+        assert!(n > 20_000 && mates > 100, "{n} {mates}");
     }
 
     #[test]
