@@ -315,9 +315,13 @@ impl Position {
         for sq in Square::ALL {
             if let Some(p) = setup.board[sq as usize] {
                 pos.put(sq, p);
+                pos.key ^= zobrist_piece(p, sq);
             }
         }
-        pos.key = pos.compute_key();
+        if pos.turn == Color::Black {
+            pos.key ^= ZOBRIST.black_to_move;
+        }
+        debug_assert_eq!(pos.key, pos.compute_key());
         pos
     }
 

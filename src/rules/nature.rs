@@ -1130,26 +1130,31 @@ impl<'p> Analyzer<'p> {
         // A counter-attack by checks that wins back at least as much is a root too.
         if self.profile.chase_check_cap > 0 && self.profile.counter_checks_refute {
             let cap = self.profile.chase_check_cap;
+            // (The capturer, when its recapture is already counted, is not looked for.)
+            let mut wanted = Bitboard::FULL;
+            if recaptured {
+                wanted = wanted.without(m.to);
+            }
+            let wins = self.check_wins(&r, cap, Mat::default(), wanted)?;
+            // What the opponent could win by checks before the capture, only when needed.
             let base = q.null_move();
-            let before = match &self.base_checks {
-                Some((k, v)) if *k == base.key() => v.clone(),
-                _ => {
-                    let v: Vec<Square> = self
-                        .check_wins(&base, cap, Mat::default(), Bitboard::FULL)?
-                        .into_iter()
-                        .map(|w| w.0)
-                        .collect();
-                    self.base_checks = Some((base.key(), v.clone()));
-                    v
+            let before = if wins.is_empty() {
+                Vec::new()
+            } else {
+                match &self.base_checks {
+                    Some((k, v)) if *k == base.key() => v.clone(),
+                    _ => {
+                        let v: Vec<Square> = self
+                            .check_wins(&base, cap, Mat::default(), Bitboard::FULL)?
+                            .into_iter()
+                            .map(|w| w.0)
+                            .collect();
+                        self.base_checks = Some((base.key(), v.clone()));
+                        v
+                    }
                 }
             };
-            // (Only targets the opponent could not win by checks before, and not the capturer
-            // when its recapture is already counted, can make the capture unsound.)
-            let mut fresh = before.iter().fold(Bitboard::FULL, |b, &t| b.without(t));
-            if recaptured {
-                fresh = fresh.without(m.to);
-            }
-            for (t, _, _, back) in self.check_wins(&r, cap, Mat::default(), fresh)? {
+            for (t, _, _, back) in wins {
                 if before.contains(&t) || self.already_winnable(&base, &r, t) {
                     continue; // the opponent could already do that: not caused by the capture
                 }
