@@ -84,10 +84,6 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     // e1 by checks (2 for the horse's 5): the elephant on g0 stops that check, but
     // in material terms the horse was already unprotected, so the threat is not new.
     "图3",
-    // 图17: Rxc7+ Kd8 Rc8+ Kd7 Rb7 is a mate in three after the book's "chase" (a mate threat
-    // outranks a chase, RULES.md §2); discounted as the capture of an exchange partner the
-    // move is an exchange offer, so the book's chase is not reached either way.
-    "图17",
     // 图18: the rook attacks an unprotected elephant; the book calls it idle (a return to a key
     // defensive point), which needs a quiet-move (non-check) mate search after the capture.
     "图18",
@@ -103,11 +99,6 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     // capture of the horse g2, unsound before (it cost the rook), becomes real: an evasion
     // that makes an old threat real (the book's chase), read as 从捉到捉 here.
     "参考图15",
-    // 参考图41: the cannon's return to h8 (move 3) threatens Ch9+ over the advisor: Ke8 is
-    // mated (Rg8), Bg9 loses the elephant to Rxg9, Ae8 lets Rg9+ win the black cannon i8. Each
-    // defence loses something, but no one piece is won against every defence, and the engine's
-    // win by checks needs a common target, so it reads idle where the book sees a joint chase.
-    "参考图41",
 ];
 
 const AXF_KNOWN_FAILURES: &[&str] = &[];
@@ -489,6 +480,35 @@ fn a_win_by_checks_whose_capture_walks_into_mate_is_no_chase() {
     // Same, but once the rook has taken the horse Black mates at once (rook i0, the horse on f3
     // covering e1): the win is not safe (RULES.md §2.5), so no chase.
     let n = cxa("3k2n2/4a4/9/9/8r/7R1/5n3/9/9/4K4 w", "h4a4");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+#[test]
+fn a_check_that_costs_material_on_every_defence_is_a_joint_chase() {
+    // RULES.md §2.1 (抽将, read per defence): the cannon comes to h8 and threatens Ch9+ over the
+    // advisor f9. The general stepping up to e8 is mated by Rg8, the elephant interposing on g9
+    // is taken by the rook, the advisor stepping off loses it to further checks: no one piece
+    // is lost on every defence, but every defence loses one, so cannon and rook chase the
+    // elephant together (CXA 参考图41).
+    let fen = "2baka3/C8/4b1R2/9/9/9/9/9/4A4/4KA3 w";
+    let n = cxa(fen, "a8h8");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    let e7 = n
+        .targets
+        .iter()
+        .find(|t| t.square.to_string() == "e7")
+        .expect("e7 chased");
+    assert_eq!(e7.how, xiangqi_arbiter::rules::WinHow::Checks);
+    assert!(e7.joint, "{n:?}");
+    let mut by: Vec<String> = e7.by.iter().map(|s| s.to_string()).collect();
+    by.sort();
+    assert_eq!(by, ["g7", "h8"]);
+    // Without the per-defence reading a win by checks needs one piece lost on every defence.
+    let mut p = Profile::cxa();
+    p.checks_win_per_defence = false;
+    assert_eq!(last_nature(fen, "a8h8", &p).kind, NatureKind::Idle);
+    // Without the advisor f9 there is no screen, no check, no chase.
+    let n = cxa("2bak4/C8/4b1R2/9/9/9/9/9/4A4/4KA3 w", "a8h8");
     assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
 }
 

@@ -7,7 +7,8 @@
 //!    could win next move: by a capture whose whole exchange on that square nets material (legal
 //!    captures only, so pinned attackers and pinned or face-the-general protectors fall out by
 //!    themselves; a recapture after which C mates by checks is a false root), or by a series of
-//!    checks ending in such a capture (抽将). A capture after which C is mated, or which costs more
+//!    checks ending in such a capture (抽将; also read per defence: a check after which every
+//!    defence loses a piece or is mated threatens the pieces lost). A capture after which C is mated, or which costs more
 //!    elsewhere than it wins (the capturer was the only protector of something, or shielded it),
 //!    is no threat.
 //! 2. The move is a chase when the position after it, C to move again (the opponent "passes"),
@@ -26,7 +27,7 @@ use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::rules::profile::Profile;
 use crate::rules::search::{self, Budget, Exhausted, MateTable};
-use crate::types::{Color, Move, Piece, Role, Square};
+use crate::types::{Color, Move, MoveList, Piece, Role, Square};
 
 /// The nature of a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -290,6 +291,9 @@ struct Threat {
     /// For a two-step win ([`Analyzer::two_step_threats`]): the chaser's pieces that win the
     /// second piece after the recapture (empty for any other threat).
     follow: Bitboard,
+    /// For a win by a check whatever the defence ([`Analyzer::per_defence_threats`]): the
+    /// squares of all the pieces that check threatens together (empty for any other threat).
+    group: Bitboard,
 }
 
 /// The move-nature analyser: a profile and the node budget of the current move.
@@ -307,6 +311,10 @@ pub struct Analyzer<'p> {
     /// For the two-step reading: the position (key) whose squares are being tested, the
     /// squares tested and those where the side to move wins by a direct exchange.
     won_cache: (u64, Bitboard, Bitboard),
+    /// The wins after each defence of each check that takes nothing ([`Analyzer::reply_wins`])
+    /// in the position (key; 0 when none) whose threats are being listed: the wins by checks
+    /// ([`Analyzer::check_wins`]) and the wins per defence read the same defences.
+    reply_log: ReplyLog,
     /// The mate depth of the safety test for captures in a position (key, depth).
     safety: Option<(u64, u32)>,
     /// The position before the move being classified, and (once known) whether the opponent
@@ -317,6 +325,10 @@ pub struct Analyzer<'p> {
 }
 
 type Captures = ArrayVec<Move, 16>;
+
+/// See [`Analyzer::reply_log`]: (position after the check, defence, targets looked for, check
+/// depth, wins) per defence read.
+type ReplyLog = (u64, Vec<(u64, Move, Bitboard, u32, Wins)>);
 
 /// What one line of a win by checks wins: (target where it stands at the start, capturer, net
 /// balance of the line) per target ([`Analyzer::check_wins`]).
@@ -359,6 +371,7 @@ impl<'p> Analyzer<'p> {
             base_checks: None,
             ignore_safety: false,
             won_cache: (0, Bitboard::EMPTY, Bitboard::EMPTY),
+            reply_log: (0, Vec::new()),
             safety: None,
             standing_before: None,
             last_after: None,
@@ -607,6 +620,7 @@ impl<'p> Analyzer<'p> {
                         abs,
                         capturers: Bitboard::EMPTY,
                         follow: Bitboard::EMPTY,
+                        group: Bitboard::EMPTY,
                     });
                 }
             }
@@ -618,15 +632,26 @@ impl<'p> Analyzer<'p> {
                 let _ = open.try_push((s, tried));
             }
         }
+        // (The wins per defence are listed with the full list only: see [`Self::chase_targets`].)
+        let per_defence = self.profile.chase_check_cap > 0
+            && self.profile.checks_win_per_defence
+            && within == Bitboard::FULL;
+        if per_defence {
+            self.reply_log.0 = q.key();
+            self.reply_log.1.clear();
+        }
+        // (A piece already won directly is not looked for by checks.)
+        let direct = out.iter().fold(Bitboard::EMPTY, |b, t| b.with(t.square));
+        // The checks that win a piece against every defence.
+        let mut winning_checks: Vec<Move> = Vec::new();
         if self.profile.chase_check_cap > 0 {
-            // (A piece already won directly is not looked for by checks.)
-            let direct = out.iter().fold(Bitboard::EMPTY, |b, t| b.with(t.square));
             for (s, m, capturer, _) in self.check_wins(
                 q,
                 self.profile.chase_check_cap,
                 Mat::default(),
                 within - direct,
             )? {
+                winning_checks.push(m);
                 if out.iter().any(|t| t.square == s) {
                     continue;
                 }
@@ -651,8 +676,14 @@ impl<'p> Analyzer<'p> {
                     abs: true,
                     capturers: Bitboard::from_square(m.from),
                     follow: Bitboard::EMPTY,
+                    group: Bitboard::EMPTY,
                 });
             }
+        }
+        if per_defence {
+            let found = self.per_defence_threats(q, !direct, &winning_checks, &mut out);
+            self.reply_log.0 = 0;
+            found?;
         }
         if self.profile.two_step_wins {
             self.two_step_threats(q, &open, &mut out)?;
@@ -743,6 +774,7 @@ impl<'p> Analyzer<'p> {
                 abs,
                 capturers,
                 follow: follows,
+                group: Bitboard::EMPTY,
             });
         }
         Ok(())
@@ -1421,6 +1453,44 @@ impl<'p> Analyzer<'p> {
         cap: u32,
         wanted: Bitboard,
     ) -> Result<Wins, Exhausted> {
+        // (After a check that took nothing in the position whose threats are listed, the wins
+        // are kept for the wins per defence, which read the same defences again.)
+        let logged = off == Mat::default() && self.reply_log.0 == q.key();
+        if logged {
+            let key = r.key();
+            if let Some(e) = self
+                .reply_log
+                .1
+                .iter()
+                .find(|e| e.0 == key && e.1 == rep && e.2 & wanted == wanted && e.3 == cap)
+            {
+                return Ok(e
+                    .4
+                    .iter()
+                    .copied()
+                    .filter(|w| wanted.contains(w.0))
+                    .collect());
+            }
+        }
+        let wins = self.reply_wins_read(q, r, rep, off, cap, wanted)?;
+        if logged {
+            self.reply_log
+                .1
+                .push((r.key(), rep, wanted, cap, wins.clone()));
+        }
+        Ok(wins)
+    }
+
+    /// [`Self::reply_wins`], read.
+    fn reply_wins_read(
+        &mut self,
+        q: &Position,
+        r: &Position,
+        rep: Move,
+        off: Mat,
+        cap: u32,
+        wanted: Bitboard,
+    ) -> Result<Wins, Exhausted> {
         let us = q.turn();
         let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
         let off = off - lost;
@@ -1470,6 +1540,223 @@ impl<'p> Analyzer<'p> {
             }
         }
         Ok(wins)
+    }
+
+    /// Wins by a check whatever the defence (RULES.md §2.1, a forcing series of checks that ends
+    /// in a capture, 抽将, read per defence; [`Profile::checks_win_per_defence`]): a check that
+    /// takes nothing, after which every legal reply either loses material (the checking side
+    /// then wins a piece with a net gain, at once or after further checks, counting what the
+    /// reply took) or is mated by checks within [`Profile::per_defence_mate_cap`], at least one
+    /// reply losing material. The targets are the pieces won against every defence when there
+    /// are such (a mated defence loses everything), else each piece lost on some defence: no
+    /// single piece is won, but every defence gives one up, so the check threatens them
+    /// together (for newness they form one threat, [`Threat::group`]: an earlier threat on any
+    /// of them makes it a continuing one, 从捉到捉; it continues no other kind of threat). A
+    /// piece the side to move already wins otherwise (not on `interest`: a direct threat; or by
+    /// a favourable direct exchange) is no loss of the defence. The checks that
+    /// [`Self::check_wins`] reads as winning a piece against every defence (`winning`) are left
+    /// to it; a capturing check is judged by its capture.
+    ///
+    /// The pieces taking part in winning a target (take one away and the threat is gone,
+    /// RULES.md §2, joint chase) are the checking piece and the pieces that take the target on
+    /// every defence losing it; with several such checks, the pieces common to all of them.
+    /// The book rules a cannon's return to h8, threatening Ch9+ over the advisor, a joint
+    /// chase: the general stepping up is mated, the elephant interposing is taken by the rook,
+    /// the advisor stepping off loses more (参考图41).
+    fn per_defence_threats(
+        &mut self,
+        q: &Position,
+        interest: Bitboard,
+        winning: &[Move],
+        out: &mut Vec<Threat>,
+    ) -> Result<(), Exhausted> {
+        let us = q.turn();
+        let cap = self.profile.chase_check_cap;
+        // Every sound way found: (target, piece, pieces taking part, the check's group, check).
+        let mut ways: Vec<(Square, Piece, Bitboard, Bitboard, Move)> = Vec::new();
+        for m in self.mates.checking_moves(q) {
+            if q.piece_at(m.to).is_some() || winning.contains(&m) {
+                continue; // a capturing check is judged by its capture
+            }
+            self.budget.tick()?;
+            let r = q.after(m);
+            // Per losing defence: the reply, what it took, and the pieces it gives up (where
+            // they stand in `q`). The likeliest escapes first, as [`Self::check_wins`] reads
+            // them (the defences it read are not read again): one defence that loses nothing
+            // and is not mated ends the check's threat.
+            let mut per_reply: Vec<(Move, Mat, Wins)> = Vec::new();
+            let mut mated = false;
+            let mut escaped = false;
+            // The defences in the order the wins by checks read them (from the log), then the
+            // likeliest escapes, then every other one.
+            let key = r.key();
+            let mut order = MoveList::new();
+            for e in self.reply_log.1.iter().filter(|e| e.0 == key) {
+                if !order.contains(&e.1) {
+                    let _ = order.try_push(e.1);
+                }
+            }
+            let mut more = false;
+            let mut all: Option<search::Moves> = None;
+            let mut i = 0;
+            loop {
+                if i == order.len() && !more {
+                    more = true;
+                    for m in search::first_replies(&r) {
+                        if !order.contains(&m) {
+                            let _ = order.try_push(m);
+                        }
+                    }
+                }
+                if i == order.len() && all.is_none() {
+                    let a = self.mates.legal_replies(&r);
+                    for m in a.iter() {
+                        if !order.contains(m) {
+                            let _ = order.try_push(*m);
+                        }
+                    }
+                    all = Some(a);
+                }
+                let Some(&rep) = order.get(i) else {
+                    break;
+                };
+                i += 1;
+                let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
+                let mut lose = self.reply_wins(q, &r, rep, Mat::default(), cap, interest)?;
+                lose.retain(|w| !self.already_won(q, w.0));
+                if !lose.is_empty() {
+                    per_reply.push((rep, Mat::default() - lost, lose));
+                } else if search::mate_by_checks_with(
+                    &r.after(rep),
+                    self.profile.per_defence_mate_cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )? {
+                    mated = true;
+                } else {
+                    escaped = true; // this defence loses nothing
+                    break;
+                }
+            }
+            if escaped {
+                continue;
+            }
+            let Some((_, _, head)) = per_reply.first() else {
+                continue; // no defence (mate), or every one mated
+            };
+            let common: Vec<Square> = head
+                .iter()
+                .map(|w| w.0)
+                .filter(|&t| per_reply.iter().all(|l| l.2.iter().any(|w| w.0 == t)))
+                .collect();
+            if !mated && !common.is_empty() {
+                continue; // a common target: [`Self::check_wins`]
+            }
+            let mut group = Bitboard::EMPTY;
+            if common.is_empty() {
+                for l in &per_reply {
+                    for w in &l.2 {
+                        group |= Bitboard::from_square(w.0);
+                    }
+                }
+            } else {
+                for &t in &common {
+                    group |= Bitboard::from_square(t);
+                }
+            }
+            for s in group {
+                if out.iter().any(|t| t.square == s) {
+                    continue;
+                }
+                let Some(piece) = q.piece_at(s).filter(|p| p.color != us) else {
+                    continue;
+                };
+                // The pieces taking it on every defence that loses it, and on any.
+                let mut every: Option<Bitboard> = None;
+                let mut any = Bitboard::EMPTY;
+                for (rep, off, lose) in &per_reply {
+                    if !lose.iter().any(|w| w.0 == s) {
+                        continue;
+                    }
+                    let by = self.gaining_capturers(&r.after(*rep), *rep, m, s, *off)?;
+                    if by.is_empty() {
+                        // Won only after further checks: which pieces those take is left
+                        // open (the series may go several ways), the check alone is named.
+                        continue;
+                    }
+                    every = Some(every.map_or(by, |e| e & by));
+                    any |= by;
+                }
+                if any.any() && any.into_iter().all(|c| self.mutual(q, c, s)) {
+                    continue; // an exchange offer (兑), not a chase
+                }
+                if !self.check_win_is_safe(q, m, s)? {
+                    continue;
+                }
+                let parts = every.unwrap_or_default() | Bitboard::from_square(m.from);
+                ways.push((s, piece, parts, group, m));
+            }
+        }
+        // One threat per target, whichever way is found first: the pieces common to every way,
+        // the groups and checking pieces of all of them.
+        let mut done = Bitboard::EMPTY;
+        for &(s, piece, _, _, first) in &ways {
+            if done.contains(s) {
+                continue;
+            }
+            done |= Bitboard::from_square(s);
+            let mut parts: Option<Bitboard> = None;
+            let (mut group, mut checkers) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            for &(_, _, p, g, m) in ways.iter().filter(|w| w.0 == s) {
+                parts = Some(parts.map_or(p, |x| x & p));
+                group |= g;
+                checkers |= Bitboard::from_square(m.from);
+            }
+            let mut parts = parts.unwrap_or_default();
+            if parts.is_empty() {
+                parts = Bitboard::from_square(first.from);
+            }
+            // The capturers first, then the checking pieces.
+            let mut line = ArrayVec::new();
+            for sq in (parts - checkers).into_iter().chain(parts & checkers) {
+                let _ = line.try_push(sq);
+            }
+            out.push(Threat {
+                square: s,
+                piece,
+                how: WinHow::Checks,
+                line,
+                first,
+                rel: true,
+                abs: true,
+                capturers: checkers,
+                follow: Bitboard::EMPTY,
+                group,
+            });
+        }
+        Ok(())
+    }
+
+    /// The pieces of the side that checked (where they stand in the position before the check
+    /// `m`) that, after the reply `rep` (giving `s2`), take the enemy piece that stood on `s`
+    /// before the reply with a net gain counting `off`.
+    fn gaining_capturers(
+        &mut self,
+        s2: &Position,
+        rep: Move,
+        m: Move,
+        s: Square,
+        off: Mat,
+    ) -> Result<Bitboard, Exhausted> {
+        let at = if rep.from == s { rep.to } else { s };
+        let mut by = Bitboard::EMPTY;
+        for cm in Self::captures_to(s2, at) {
+            let (v, _, _) = self.capture_balance(s2, cm, false)?;
+            if self.series_gain(off + v) {
+                by |= Bitboard::from_square(origin_in(m, cm.from));
+            }
+        }
+        Ok(by)
     }
 
     /// Whether the threat on `t.square` survives the removal of the chaser's piece on `sq`.
@@ -1851,10 +2138,18 @@ impl<'p> Analyzer<'p> {
             .iter()
             .filter(|t| t.rel)
             .fold(Bitboard::EMPTY, |b, t| b.with(t.square));
-        let t0 = self.threats_within(before, now);
+        // A threat by a check read per defence is continued only by such threats (below):
+        // those before the move are listed (on the whole board) only when there is one now.
+        let per_defence = t1.iter().any(|t| t.rel && t.group.any());
+        let t0 = if per_defence {
+            self.threats(before)
+        } else {
+            self.threats_within(before, now)
+        };
         self.ignore_safety = false;
         let mut t0 = t0?;
-        t0.extend(self.threats_held_back_by_check(before, now)?);
+        let within = if per_defence { Bitboard::FULL } else { now };
+        t0.extend(self.threats_held_back_by_check(before, within)?);
         let mut targets = Vec::new();
         for t in &t1 {
             if !t.rel {
@@ -1863,8 +2158,15 @@ impl<'p> Analyzer<'p> {
             // With `direct_threat_renews_check_threat`, a direct threat does not continue an
             // earlier threat that needed a series of checks (a different, weaker form).
             let renews = self.profile.direct_threat_renews_check_threat && t.how != WinHow::Checks;
+            // A threat by a check read per defence continues any earlier threat on one of the
+            // pieces it threatens together; an earlier such threat (on pieces the opponent
+            // could choose between, or give up rather than be mated) continues no other kind of
+            // threat ([`Self::per_defence_threats`]).
             let same = |o: &&Threat| {
-                o.square == t.square && o.piece == t.piece && !(renews && o.how == WinHow::Checks)
+                let on_piece = (o.square == t.square && o.piece == t.piece)
+                    || (t.group.contains(o.square) && q1.piece_at(o.square) == Some(o.piece));
+                let other_kind = o.group.any() && t.group.is_empty();
+                on_piece && !other_kind && !(renews && o.how == WinHow::Checks)
             };
             let old_rel = t0.iter().filter(same).any(|o| o.rel);
             let old_abs = t0.iter().filter(same).any(|o| o.abs);

@@ -60,6 +60,18 @@ pub struct Profile {
     /// "Win by a series of checks" (抽将) form of a chase: the checks searched at most before the
     /// capture (default 2).
     pub chase_check_cap: u32,
+    /// The "win by a series of checks" form of a chase read per defence (RULES.md §2.1, 抽将): a
+    /// check after which every reply loses a piece or is mated threatens the pieces lost, even
+    /// when no one piece is lost on every defence (a joint chase of checking piece and capturer;
+    /// CXA 参考图41). `false` (AXF, as `two_step_wins`): a win by checks needs one piece won
+    /// against every defence (AXF diagram 87: a cannon whose rook in front could give a
+    /// discovered check is not chasing what each defence would lose).
+    pub checks_win_per_defence: bool,
+    /// For `checks_win_per_defence`: a defence that loses no material counts as lost when the
+    /// checking side then mates by checks within this many moves (default 1: the defence is
+    /// mated at once, as the general stepping up into Rg8 mate in CXA 参考图41; deeper values
+    /// cost a mate search after every defence of every check).
+    pub per_defence_mate_cap: u32,
     /// Node budget of one forcing search; when it runs out the nature is `undetermined`
     /// (default 200,000).
     pub node_budget: u64,
@@ -193,6 +205,8 @@ impl Profile {
             values: PieceValues::default(),
             mate_ply_cap: 9,
             chase_check_cap: 2,
+            checks_win_per_defence: true,
+            per_defence_mate_cap: 1,
             node_budget: 200_000,
             refutation_mate_cap: 3,
             answer_to_check_any_piece: false,
@@ -241,6 +255,7 @@ impl Profile {
             exchange_needs_acceptance: false,
             under_protection_chases: false,
             two_step_wins: false,
+            checks_win_per_defence: false,
             direct_threat_renews_check_threat: true,
             just_crossed_pawn_is_no_gain: false,
             ..Profile::cxa()
