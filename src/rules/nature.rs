@@ -1481,7 +1481,8 @@ impl<'p> Analyzer<'p> {
         Ok(wins)
     }
 
-    /// [`Self::reply_wins`], read.
+    /// The reading behind [`Self::reply_wins`] (which adds the log of defences already read):
+    /// the captures after the defence, then the further checks while `cap` allows.
     fn reply_wins_read(
         &mut self,
         q: &Position,
