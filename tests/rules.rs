@@ -95,10 +95,6 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     "图22",
     // 图29: natures as the book; the transcribed moves never repeat a position (no cycle).
     "图29",
-    // 参考图15: the black rook h1, attacked by the cannon d1, steps to h3; the cannon g5's
-    // capture of the horse g2, unsound before (it cost the rook), becomes real: an evasion
-    // that makes an old threat real (the book's chase), read as 从捉到捉 here.
-    "参考图15",
 ];
 
 const AXF_KNOWN_FAILURES: &[&str] = &[];
@@ -554,6 +550,27 @@ fn stepping_out_of_danger_to_guard_a_cannon_screen_is_a_joint_chase() {
     // With the rook safe on g3 the threat on f8 was already real: moving next to the screen
     // continues it (从捉到捉).
     let n = cxa("4k4/5rNC1/9/9/9/5n3/6R2/3A5/9/3K5 w", "g3g7");
+    assert_eq!(n.kind, NatureKind::Idle);
+}
+
+#[test]
+fn stepping_out_of_danger_to_cover_what_the_capture_gives_away_is_a_joint_chase() {
+    // The red horse e3 attacks the unprotected black cannon f5 and is the only protector of the
+    // red cannon g4, which the black rook g7 attacks: taking f5 would give g4 away, cannon for
+    // cannon; and the red rook i1 hangs to the cannon i9. The rook steps to g1, out of danger
+    // and behind g4: it takes over the horse's duty, so the capture becomes real, and without
+    // the rook it would not be. Horse and rook chase f5 together (参考图15: the black rook
+    // steps back to h3 beside the horse g3 that the capturing cannon's move would leave bare).
+    let n = cxa("3aka2c/9/6r2/8p/5c3/6C2/4N4/9/8R/3K5 w", "i1g1");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert_eq!(target_squares(&n), ["f5"]);
+    assert!(n.targets[0].joint);
+    let mut by: Vec<String> = n.targets[0].by.iter().map(|s| s.to_string()).collect();
+    by.sort();
+    assert_eq!(by, ["e3", "g1"]);
+    // Stepping out of danger elsewhere leaves g4 to the horse: the capture still costs as much
+    // as it wins, no threat at all, idle.
+    let n = cxa("3aka2c/9/6r2/8p/5c3/6C2/4N4/9/8R/3K5 w", "i1h1");
     assert_eq!(n.kind, NatureKind::Idle);
 }
 

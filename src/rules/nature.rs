@@ -13,7 +13,9 @@
 //!    is no threat.
 //! 2. The move is a chase when the position after it, C to move again (the opponent "passes"),
 //!    has a threat that the position before the move did not have (newness: 从捉到捉 is idle; a
-//!    discovered attack or a cut root is new; a threat the opponent walked into is old).
+//!    discovered attack or a cut root is new; a threat the opponent walked into is old; an old
+//!    threat that the moved piece makes real, or frees of a root by checks, is new:
+//!    `Analyzer::strengthens_threat`).
 //! 3. A threat carried out by the general or a pawn alone is idle (CXA); a threat needing two or
 //!    more of C's pieces (take one away and it is gone) is a joint chase (联合捉).
 //! 4. A move answering a check is idle unless it checks (the threat appeared because the check
@@ -294,6 +296,11 @@ struct Threat {
     /// For a win by a check whatever the defence ([`Analyzer::per_defence_threats`]): the
     /// squares of all the pieces that check threatens together (empty for any other threat).
     group: Bitboard,
+    /// For a direct threat: every capture that can really be made now (sound counting
+    /// everything) is answered by a win-back by checks worth less than the gain (a root by
+    /// checks that does not refute the capture, [`Analyzer::counter_seen`]). `false` for the
+    /// other kinds of threat ([`Analyzer::threat_level`]).
+    rooted: bool,
 }
 
 /// The move-nature analyser: a profile and the node budget of the current move.
@@ -322,6 +329,11 @@ pub struct Analyzer<'p> {
     standing_before: Option<(Position, Option<bool>)>,
     /// The key of the position after the last move classified, and its nature.
     last_after: Option<(u64, NatureKind)>,
+    /// Set by [`Self::capture_is_sound`]: the capture it last judged can be answered by a
+    /// win-back by checks worth less than what the capture wins (a root by checks that does
+    /// not refute it; counted whether or not the opponent could win that piece by checks
+    /// before the capture). Read at once by the caller ([`Threat::rooted`]).
+    counter_seen: bool,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -375,6 +387,7 @@ impl<'p> Analyzer<'p> {
             safety: None,
             standing_before: None,
             last_after: None,
+            counter_seen: false,
         }
     }
 
@@ -568,6 +581,7 @@ impl<'p> Analyzer<'p> {
             let mut found: Option<Threat> = None;
             let mut best = i32::MIN;
             let mut any_abs = false;
+            let mut any_clean = false;
             let mut capturers = Bitboard::EMPTY;
             let mut tried = Captures::new();
             for m in caps {
@@ -591,6 +605,7 @@ impl<'p> Analyzer<'p> {
                     continue;
                 }
                 any_abs |= abs;
+                any_clean |= abs && !self.counter_seen;
                 capturers |= Bitboard::from_square(m.from);
                 // Prefer, at equal value, a capturer that is neither the general nor a pawn (the
                 // threat then does not rest on them alone), then one that cannot be taken back
@@ -621,11 +636,13 @@ impl<'p> Analyzer<'p> {
                         capturers: Bitboard::EMPTY,
                         follow: Bitboard::EMPTY,
                         group: Bitboard::EMPTY,
+                        rooted: false,
                     });
                 }
             }
             if let Some(mut t) = found {
                 t.abs = any_abs;
+                t.rooted = any_abs && !any_clean;
                 t.capturers = capturers;
                 out.push(t);
             } else if !tried.is_empty() {
@@ -677,6 +694,7 @@ impl<'p> Analyzer<'p> {
                     capturers: Bitboard::from_square(m.from),
                     follow: Bitboard::EMPTY,
                     group: Bitboard::EMPTY,
+                    rooted: false,
                 });
             }
         }
@@ -775,6 +793,7 @@ impl<'p> Analyzer<'p> {
                 capturers,
                 follow: follows,
                 group: Bitboard::EMPTY,
+                rooted: false,
             });
         }
         Ok(())
@@ -1096,6 +1115,7 @@ impl<'p> Analyzer<'p> {
         v: Mat,
         recaptured: bool,
     ) -> Result<(bool, bool), Exhausted> {
+        self.counter_seen = false;
         let r = q.after(m);
         // The capturer's duties first (cheap): a capture that is neither sound counting what it
         // newly gives away nor sound counting everything needs no safety test.
@@ -1155,6 +1175,11 @@ impl<'p> Analyzer<'p> {
                 }
             };
             for (t, _, _, back) in wins {
+                if !(recaptured && t == m.to) {
+                    // A win-back by checks, new or standing: a root of the captured piece
+                    // unless it refutes the capture ([`Threat::rooted`]).
+                    self.counter_seen = true;
+                }
                 if before.contains(&t) || self.already_winnable(&base, &r, t) {
                     continue; // the opponent could already do that: not caused by the capture
                 }
@@ -1733,6 +1758,7 @@ impl<'p> Analyzer<'p> {
                 capturers: checkers,
                 follow: Bitboard::EMPTY,
                 group,
+                rooted: false,
             });
         }
         Ok(())
@@ -2188,18 +2214,37 @@ impl<'p> Analyzer<'p> {
             if old_rel && !new_attacker {
                 // The threat as such existed. It is new only if it could not really be carried
                 // out before (the capture lost something elsewhere) and the moved piece takes part.
+                let old_level = t0
+                    .iter()
+                    .filter(same)
+                    .map(|o| self.threat_level(o))
+                    .max()
+                    .unwrap_or(0);
                 if old_abs && !self.newly_bears(before, &q1, m, t.square, old_capturers) {
-                    continue;
-                }
-                let mut p = self.participants(&q1, t)?;
-                if !p.contains(&moved_to) {
-                    match self.stops_parry(&q1, t, &p, moved_to)? {
-                        None => continue,
-                        Some(true) => p.push(moved_to),
-                        Some(false) => {}
+                    // ... or the move cut a root by checks the capture had (断根).
+                    let Some(joint) = self.strengthens_threat(&q1, t, old_level, moved_to)? else {
+                        continue;
+                    };
+                    let mut p = self.participants(&q1, t)?;
+                    if joint && !p.contains(&moved_to) {
+                        p.push(moved_to);
                     }
+                    parts = Some(p);
+                } else {
+                    let mut p = self.participants(&q1, t)?;
+                    if !p.contains(&moved_to) {
+                        let parry = match self.stops_parry(&q1, t, &p, moved_to)? {
+                            None => self.strengthens_threat(&q1, t, old_level, moved_to)?,
+                            some => some,
+                        };
+                        match parry {
+                            None => continue,
+                            Some(true) => p.push(moved_to),
+                            Some(false) => {}
+                        }
+                    }
+                    parts = Some(p);
                 }
-                parts = Some(p);
             }
             if self.profile.exchange_pair_is_no_chase
                 && t.how != WinHow::Checks
@@ -2297,6 +2342,124 @@ impl<'p> Analyzer<'p> {
             }
         }
         Ok(found)
+    }
+
+    /// How really a threat can be carried out, for newness (RULES.md §2.2): 0 when no capture of
+    /// it can be made now without losing elsewhere what it wins or being mated (sound only
+    /// counting what it newly gives away: [`Self::capture_is_sound`]), 1 when it can, but every
+    /// such capture is answered by a win-back by checks worth less (a root by checks,
+    /// [`Threat::rooted`]; only with [`Profile::cut_check_root_is_new`]), 2 when some capture
+    /// can be made with no win-back at all. A threat won by checks or in two steps counts 2
+    /// when it can be made now (its roots are not read).
+    fn threat_level(&self, t: &Threat) -> u8 {
+        match (t.abs, t.rooted && self.profile.cut_check_root_is_new) {
+            (false, _) => 0,
+            (true, true) => 1,
+            (true, false) => 2,
+        }
+    }
+
+    /// The level ([`Self::threat_level`]) of the best capture of the enemy piece on `s` in `q`
+    /// (the side to move capturing), as far as what the capture gives away elsewhere is
+    /// concerned, for [`Self::strengthens_threat`]: among the captures that win material on
+    /// the square, one counts 0 when what it newly gives away (what the capturer protected or
+    /// shielded, as the capturer's duties count it) eats up all it wins, or when it is not
+    /// sound even counting only that (a mate or a win-back by checks of as much follows); 1
+    /// when a smaller win-back by checks answers it ([`Self::counter_seen`], read as
+    /// [`Self::threat_level`] reads it); 2 otherwise. What
+    /// the opponent could take anyway does not lower it: a piece left hanging whatever the
+    /// capture is no cost of the capture. `None` when no capture wins material on the square
+    /// (the exchange there, and the pieces it needs, are [`Self::participants`]' concern).
+    fn capture_level_at(&mut self, q: &Position, s: Square) -> Result<Option<u8>, Exhausted> {
+        let Some(piece) = q.piece_at(s) else {
+            return Ok(None);
+        };
+        let mut level = None;
+        let base = self.best_capture(&q.null_move(), None);
+        for m in Self::captures_to(q, s) {
+            if self.stands_in_exchange(q, m.from, s)? {
+                continue;
+            }
+            let (mut v, _, rec) = self.capture_balance_in(q, m, Refute::WhenNoGain)?;
+            if rec && !self.profile.under_protection_chases {
+                let capturer = q.piece_at(m.from).expect("capturer");
+                v = self.mat(piece) - self.mat(capturer);
+            }
+            if !v.is_gain() {
+                continue;
+            }
+            level = level.max(Some(0));
+            let new_cost = (self.best_capture(&q.after(m), Some(m.to)) - base).max(0);
+            if self.scalar(v) - new_cost <= 0 {
+                continue;
+            }
+            let (rel, abs) = self.capture_is_sound(q, m, v, rec)?;
+            if rel || abs {
+                let rooted = self.counter_seen && self.profile.cut_check_root_is_new;
+                level = level.max(Some(if rooted { 1 } else { 2 }));
+                if level == Some(2) {
+                    break;
+                }
+            }
+        }
+        Ok(level)
+    }
+
+    /// Whether the piece on `guard` (the piece just moved) takes part in the direct threat `t`
+    /// of `q` by making it real: the threat is now carried out more surely than it could be
+    /// before the move (`old_level`, [`Self::threat_level`]), and would not be without the
+    /// guard (taken off the board, [`Self::capture_level_at`]). Newness (RULES.md §2.2) then
+    /// holds: what continues is a weaker threat, and the move that makes it real is a chase.
+    /// `Some(joint)` when the guard takes part: `joint` when without it the capture would not
+    /// be real at all (take it away and the threat is gone: RULES.md §2, joint chase); when
+    /// it only cut a root of the target, the capturer chases alone (an unrooted piece). Two
+    /// ways:
+    ///
+    /// - The capture, before, cost more elsewhere than it won, and the guard now covers what
+    ///   the capture would newly give away: it protects a piece the capturer leaves
+    ///   unprotected (the capturer was its screen or protector, RULES.md §2 special cases: the
+    ///   chaser's duties, taken over by the guard). 参考图15: the black rook, attacked on h1,
+    ///   steps back to h3, where it protects the horse on g3; the cannon on g5 can now take the
+    ///   horse on g2, which before cost the rook and then the horse g3 (its cannon-g7 root runs
+    ///   over g5): a joint chase. A piece that merely steps out of danger, the capture elsewhere
+    ///   becoming real because it no longer hangs, is not needed for it (take it away and the
+    ///   capture costs nothing more): idle (参考图37: the cannon i4 evading the rook; 参考图21:
+    ///   the rook d4 evading the horse, though on d3 it still guards the cannon d6, which
+    ///   without it would hang whatever Black takes).
+    /// - The capture could be made, but the opponent would answer it by winning back material
+    ///   by checks (less than the capture wins, or it would be no threat at all): a root by
+    ///   checks of the target, and the guard now stops those checks (断根, RULES.md §2: cutting
+    ///   a root is a chase). 图3: the red elephant going to g0 blocks Rh0+, with which Black
+    ///   answers Rxc1 by winning the advisor e1; the book calls the elephant moves 长捉无根子
+    ///   (the rook chases the horse alone). A piece that was itself what the checks would win,
+    ///   and steps away, is not needed.
+    ///
+    /// A guard whose removal would leave the side to move in check (it shields its general) is
+    /// not counted. Only direct threats (capture or exchange on the square) are read.
+    fn strengthens_threat(
+        &mut self,
+        q: &Position,
+        t: &Threat,
+        old_level: u8,
+        guard: Square,
+    ) -> Result<Option<bool>, Exhausted> {
+        if t.how == WinHow::Checks || t.follow.any() || t.group.any() {
+            return Ok(None);
+        }
+        let level = self.threat_level(t);
+        if level <= old_level || q.piece_at(guard).is_none_or(|p| p.role == Role::King) {
+            return Ok(None);
+        }
+        let mut setup = q.to_setup();
+        setup.board[guard as usize] = None;
+        let without = Position::from_setup_unchecked(&setup);
+        if without.is_check() {
+            return Ok(None);
+        }
+        let Some(level_without) = self.capture_level_at(&without, t.square)? else {
+            return Ok(None);
+        };
+        Ok((level_without < level).then_some(level_without == 0))
     }
 
     /// Whether the side to move of `pos` can take the piece on `x` with its piece on `target`

@@ -161,6 +161,17 @@ pub struct Profile {
     /// move could only be won by a series of checks (抽将) is a new threat. `false`: any earlier
     /// threat on the piece, whatever its form, makes the direct threat a continuing one.
     pub direct_threat_renews_check_threat: bool,
+    /// Newness (RULES.md §2.2) and cutting a root (断根, §2 special cases): a capture that the
+    /// opponent can answer by winning back material by a series of checks (less than the
+    /// capture wins, or it would be no threat; whether or not he could make those checks before
+    /// the capture) has a root by checks, and a move that stops those checks (the piece moved
+    /// is needed: taken off the board, the checks come back) makes the threat on the piece a
+    /// new one, a chase of the capturer alone (an unrooted piece). CXA 图3: the red elephant
+    /// going to g0 blocks the rook's Rh0+, with which Black answers Rxc1; the book calls the
+    /// elephant moves 长捉无根子. Needs `counter_checks_refute` (the win-back by checks is read
+    /// only then). `false`: a threat that could be carried out before the move continues
+    /// whatever root by checks the move cuts (从捉到捉).
+    pub cut_check_root_is_new: bool,
     /// The general or a pawn attacking by itself is idle (CXA); joint threats remain chases.
     pub king_pawn_alone_idle: bool,
     /// Winning a pawn that has just crossed the river (the opponent's last move took it across)
@@ -224,6 +235,7 @@ impl Profile {
             two_step_wins: true,
             safety_sees_standing_mate: true,
             direct_threat_renews_check_threat: false,
+            cut_check_root_is_new: false,
             king_pawn_alone_idle: true,
             just_crossed_pawn_is_no_gain: true,
             mate_threat_forbidden: true,
@@ -257,6 +269,7 @@ impl Profile {
             two_step_wins: false,
             checks_win_per_defence: false,
             direct_threat_renews_check_threat: true,
+            cut_check_root_is_new: false,
             just_crossed_pawn_is_no_gain: false,
             ..Profile::cxa()
         }
