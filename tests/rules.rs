@@ -78,12 +78,6 @@ fn failures(cases: &[Case], profile: &Profile) -> Vec<(String, String)> {
 /// The tests fail when any other case fails (a regression) and when a listed case starts
 /// passing (so that the list is kept honest).
 const CXA_KNOWN_FAILURES: &[&str] = &[
-    // 图3: the book calls the first elephant move a chase (cutting the horse's root), but the
-    // rook's threat on the horse c1 already stands in the diagram's position (从捉到捉). The
-    // only "root" before the move is Black's answer to Rxc1 by Rh0+, which wins back the advisor
-    // e1 by checks (2 for the horse's 5): the elephant on g0 stops that check, but
-    // in material terms the horse was already unprotected, so the threat is not new.
-    "图3",
     // 图18: the rook attacks an unprotected elephant; the book calls it idle (a return to a key
     // defensive point), which needs a quiet-move (non-check) mate search after the capture.
     "图18",
@@ -572,6 +566,33 @@ fn stepping_out_of_danger_to_cover_what_the_capture_gives_away_is_a_joint_chase(
     // as it wins, no threat at all, idle.
     let n = cxa("3aka2c/9/6r2/8p/5c3/6C2/4N4/9/8R/3K5 w", "i1h1");
     assert_eq!(n.kind, NatureKind::Idle);
+}
+
+#[test]
+fn cutting_a_root_by_checks_is_a_chase() {
+    // The red rook a5 attacks the unprotected black horse a8, but Black would answer Rxa8 by
+    // Ng1+, forking the general and the elephant e2 (the advisor e1 keeps the general from
+    // guarding it): a win-back by checks, less than the horse, a root by checks of a8. The
+    // cannon h0 steps to h2, on the horse's leg: no more Ng1+, the root is cut (断根), and the
+    // rook chases the horse alone (图3: the elephant to g0 blocking Rh0+, 长捉无根子).
+    let fen = "3k5/n8/9/9/R8/9/7n1/4B4/4A4/4K2C1 w";
+    let n = cxa(fen, "h0h2");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert_eq!(target_squares(&n), ["a8"]);
+    assert!(!n.targets[0].joint);
+    // The elephant stepping away from the fork is not needed for the capture (take it away and
+    // there is nothing to win back): idle.
+    let n = cxa(fen, "e2g4");
+    assert_eq!(n.kind, NatureKind::Idle);
+    // Without the reading (and under AXF, where a win-back by checks is no root), the threat
+    // on a8 merely continues (从捉到捉).
+    let mut p = Profile::cxa();
+    p.cut_check_root_is_new = false;
+    assert_eq!(last_nature(fen, "h0h2", &p).kind, NatureKind::Idle);
+    assert_eq!(
+        last_nature(fen, "h0h2", &Profile::axf()).kind,
+        NatureKind::Idle
+    );
 }
 
 #[test]

@@ -332,7 +332,8 @@ pub struct Analyzer<'p> {
     /// Set by [`Self::capture_is_sound`]: the capture it last judged can be answered by a
     /// win-back by checks worth less than what the capture wins (a root by checks that does
     /// not refute it; counted whether or not the opponent could win that piece by checks
-    /// before the capture). Read at once by the caller ([`Threat::rooted`]).
+    /// before the capture, but not when he could take it anyway by a direct capture: the
+    /// check then only comes first). Read at once by the caller ([`Threat::rooted`]).
     counter_seen: bool,
 }
 
@@ -1175,19 +1176,27 @@ impl<'p> Analyzer<'p> {
                 }
             };
             for (t, _, _, back) in wins {
-                if !(recaptured && t == m.to) {
-                    // A win-back by checks, new or standing: a root of the captured piece
-                    // unless it refutes the capture ([`Threat::rooted`]).
-                    self.counter_seen = true;
-                }
-                if before.contains(&t) || self.already_winnable(&base, &r, t) {
-                    continue; // the opponent could already do that: not caused by the capture
-                }
                 if recaptured && t == m.to {
                     // Winning the capturer back is the recapture the exchange balance `v`
                     // already counts; a route to it through checks is no further loss.
                     continue;
                 }
+                if before.contains(&t) {
+                    // The opponent could already win it by checks: not caused by the capture,
+                    // but a win-back that answers it, so a root by checks of the captured piece
+                    // ([`Threat::rooted`]) unless he could take it anyway, checks or not; the
+                    // capture is sound all the same.
+                    if !self.already_winnable(&base, &r, t) {
+                        self.counter_seen = true;
+                    }
+                    continue;
+                }
+                if self.already_winnable(&base, &r, t) {
+                    continue; // the opponent could already do that: not caused by the capture
+                }
+                // A new win-back by checks: it refutes the capture unless less than the gain,
+                // and is then a root by checks.
+                self.counter_seen = true;
                 if !(v - back).is_gain() {
                     return Ok((false, false));
                 }

@@ -164,7 +164,8 @@ pub struct Profile {
     /// Newness (RULES.md §2.2) and cutting a root (断根, §2 special cases): a capture that the
     /// opponent can answer by winning back material by a series of checks (less than the
     /// capture wins, or it would be no threat; whether or not he could make those checks before
-    /// the capture) has a root by checks, and a move that stops those checks (the piece moved
+    /// the capture, but not the win of a piece he could take anyway by a direct capture) has
+    /// a root by checks, and a move that stops those checks (the piece moved
     /// is needed: taken off the board, the checks come back) makes the threat on the piece a
     /// new one, a chase of the capturer alone (an unrooted piece). CXA 图3: the red elephant
     /// going to g0 blocks the rook's Rh0+, with which Black answers Rxc1; the book calls the
@@ -235,7 +236,7 @@ impl Profile {
             two_step_wins: true,
             safety_sees_standing_mate: true,
             direct_threat_renews_check_threat: false,
-            cut_check_root_is_new: false,
+            cut_check_root_is_new: true,
             king_pawn_alone_idle: true,
             just_crossed_pawn_is_no_gain: true,
             mate_threat_forbidden: true,
