@@ -84,9 +84,6 @@ const CXA_KNOWN_FAILURES: &[&str] = &[
     // e1 by checks (2 for the horse's 5): the elephant on g0 stops that check, but
     // in material terms the horse was already unprotected, so the threat is not new.
     "图3",
-    // 图18: the rook attacks an unprotected elephant; the book calls it idle (a return to a key
-    // defensive point), which needs a quiet-move (non-check) mate search after the capture.
-    "图18",
     // 图22: the book rules the rook's attack on the crossed pawn a chase although the rook is
     // the only protector of the horse on b6 (attacked by the black rook), so taking the pawn
     // loses the horse; 图12 needs exactly that duty (the black rook protecting its cannon cannot
@@ -848,4 +845,32 @@ fn settings_file_round_trip_keeps_every_option() {
     }
     let back: Profile = serde_json::from_str(&text).unwrap();
     assert_eq!(back, p);
+}
+
+#[test]
+fn a_capture_that_gives_up_the_defence_against_a_quiet_mate_threat_is_no_threat() {
+    // RULES.md §2.1 and §2.5 (`Profile::counter_threat_mate_cap`, the book's "return to a key
+    // defensive point"): the red horse g4 steps to e5 and attacks the advisor d7, which the
+    // black general cannot take back (it would face the red general on the d-file). But the
+    // cannon's quiet step a4-d4 threatens Nc1-d3 mate (a cannon check over the horse, which
+    // also holds e1 and d2). With the horse on e5 Red parries that at no cost (the horse to c4,
+    // c6 or f3, hitting the cannon or holding d2); after Nxd7 the horse cannot, and the parries
+    // left (the general's or the advisor's step) lose more than the advisor: the step is idle.
+    // (The red elephant c0 is there so that nothing else refutes the capture.)
+    let fen = "5a3/9/3ak4/9/9/c5N2/9/4BA3/2nK5/2B6 w";
+    let n = cxa(fen, "g4e5");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    // Without the reading the advisor is chased.
+    let mut p = Profile::cxa();
+    p.counter_threat_mate_cap = 0;
+    let n = last_nature(fen, "g4e5", &p);
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["d7"]);
+    // Without the cannon there is no mate threat: a chase under the CXA profile too.
+    let n = cxa("5a3/9/3ak4/9/9/6N2/9/4BA3/2nK5/2B6 w", "g4e5");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["d7"]);
+    // The AXF profile does not read it (no counter-attack refutes a capture there).
+    let n = last_nature(fen, "g4e5", &Profile::axf());
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
 }

@@ -2231,6 +2231,12 @@ impl<'p> Analyzer<'p> {
             if self.profile.king_pawn_alone_idle && Self::king_or_pawn_alone(&q1, t, &parts) {
                 continue;
             }
+            if self.profile.counter_threat_mate_cap > 0
+                && t.how != WinHow::Checks
+                && self.refuted_by_counter_threat(&q1, t)?
+            {
+                continue; // taking it lets a mate threat win it back: no win (图18)
+            }
             targets.push(ChaseTarget {
                 square: t.square,
                 piece: t.piece,
@@ -2689,6 +2695,155 @@ fn attacked_squares(pos: &Position, pieces: Bitboard) -> Bitboard {
         };
     }
     out
+}
+
+impl Analyzer<'_> {
+    /// Whether every capture that would win the target of `t` (the side to move of `q` takes it)
+    /// is refuted by a counter mate threat ([`Profile::counter_threat_mate_cap`]), so that the
+    /// threat to win it is no threat.
+    ///
+    /// The reading (RULES.md §2.1: a chase threatens to *win* the piece, a capture that nets
+    /// material; §2.5, safety: after winning the piece the chaser is not mated; the book's
+    /// "return to a key defensive point", 回到防守要点): the opponent answers the capture not by
+    /// a check (the mate and check-win tests of [`Self::capture_is_sound`] see those) but by a
+    /// quiet move, no capture and no check, after which he would mate by checks within the cap
+    /// were the capturer to pass. The capture is refuted when the capturer's best parry (one
+    /// move, then the opponent's best capture by static exchange, or a mate by checks within
+    /// the cap) leaves it no material ahead, and no better off than not capturing at all (the
+    /// same quiet move made without the capture, parried the same way: a loss the opponent's
+    /// threat inflicts anyway is not the capture's cost). A capture after which every parry is
+    /// mated is refuted however the position stood before it. A piece that stands on a
+    /// defensive point, where it parries a mate threat at no cost, so does not chase what it
+    /// attacks from there when taking it gives that defence up: CXA 图18, the red rook returning
+    /// to e4 attacks the unprotected elephant on e7, but after Rxe7 the black general's step to
+    /// d9 threatens Rxd2 mate; on e7 the rook can no longer parry it by Rd4+ (Rd7+ is met by
+    /// Axd7), and every other parry gives back at least the elephant (the advisor on d2, or the
+    /// rook for the horse on e3): the return is idle.
+    ///
+    /// Only the targets a move would otherwise chase are tested (the caller's last test): the
+    /// quiet moves are filtered by the mate search with the capturer passing, which the mate
+    /// table answers cheaply for the many moves that leave no check at all.
+    fn refuted_by_counter_threat(&mut self, q: &Position, t: &Threat) -> Result<bool, Exhausted> {
+        let captures = Self::captures_to(q, t.square);
+        let mut any = false;
+        for m in captures {
+            if !t.capturers.contains(m.from) {
+                continue;
+            }
+            any = true;
+            if !self.capture_refuted_by_counter_threat(q, m)? {
+                return Ok(false);
+            }
+        }
+        Ok(any)
+    }
+
+    /// [`Self::refuted_by_counter_threat`] for one capture `m` in `q`.
+    fn capture_refuted_by_counter_threat(
+        &mut self,
+        q: &Position,
+        m: Move,
+    ) -> Result<bool, Exhausted> {
+        let cap = self.profile.counter_threat_mate_cap;
+        let gain = self.scalar(self.mat(q.piece_at(m.to).expect("capture")));
+        let r = q.after(m);
+        // Without the capture: the opponent to move in `q` (what he could win there anyway is
+        // not the capture's cost).
+        let p0 = q.null_move();
+        let base = match self.base_capture {
+            Some((k, v)) if k == p0.key() => v,
+            _ => {
+                let v = self.best_capture(&p0, None);
+                self.base_capture = Some((p0.key(), v));
+                v
+            }
+        };
+        let mut scratch = r;
+        for x in search::legal_replies(&r) {
+            if r.piece_at(x.to).is_some() {
+                continue;
+            }
+            let undo = scratch.play_unchecked(x);
+            let threat = !scratch.is_check() && self.threatens_mate(&scratch.null_move(), cap)?;
+            scratch.undo(x, undo);
+            if !threat {
+                continue;
+            }
+            let s = r.after(x);
+            // `x` threatens mate: the capturer's best parry.
+            let Some(with) = self.best_parry(&s, gain, base, 0)? else {
+                return Ok(true); // mated whatever it does
+            };
+            if with > 0 {
+                continue;
+            }
+            // The same threat without the capture.
+            let mut without = 0;
+            if p0.is_legal(x) && p0.piece_at(x.to).is_none() {
+                let s0 = p0.after(x);
+                if !s0.is_check() && self.threatens_mate(&s0.null_move(), cap)? {
+                    match self.best_parry(&s0, 0, base, -1)? {
+                        // Without the capture the threat mates: the capture parries it.
+                        None => continue,
+                        Some(v) => without = v.min(0),
+                    }
+                }
+            }
+            if with <= without {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether the side to move of `t` mates by checks within `cap` of its moves (a mate in one
+    /// without the mate table, which would only store positions never seen again).
+    fn threatens_mate(&mut self, t: &Position, cap: u32) -> Result<bool, Exhausted> {
+        if cap > 1 {
+            return search::mate_by_checks_with(t, cap, &mut self.budget, &mut self.mates);
+        }
+        for c in search::checking_moves(t) {
+            self.budget.tick()?;
+            if !search::has_legal_reply(&t.after(c)) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The best balance (scalar) for the side to move of `s`, which stands threatened with
+    /// mate, over its replies that are not met by a mate by checks within
+    /// [`Profile::counter_threat_mate_cap`]: `gained` plus what the reply captures, less what
+    /// the opponent then wins by his best capture beyond `base` (what he could win anyway).
+    /// `None` when every reply is mated. The search stops at the first balance above `enough`.
+    fn best_parry(
+        &mut self,
+        s: &Position,
+        gained: i32,
+        base: i32,
+        enough: i32,
+    ) -> Result<Option<i32>, Exhausted> {
+        let cap = self.profile.counter_threat_mate_cap;
+        let mut best: Option<i32> = None;
+        for d in search::legal_replies(s) {
+            self.budget.tick()?;
+            let taken = s.piece_at(d.to).map_or(0, |p| self.scalar(self.mat(p)));
+            let u = s.after(d);
+            if best.is_some_and(|b| gained + taken <= b) || self.threatens_mate(&u, cap)? {
+                continue; // no better, or no parry
+            }
+            let lost = (self.best_capture(&u, None) - base).max(0);
+            let net = gained + taken - lost;
+            if best.is_some_and(|b| net <= b) {
+                continue;
+            }
+            best = Some(net);
+            if net > enough {
+                break;
+            }
+        }
+        Ok(best)
+    }
 }
 
 impl Analyzer<'_> {

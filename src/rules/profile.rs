@@ -124,6 +124,19 @@ pub struct Profile {
     /// recapture; a capture that gives a discovered check cannot be recaptured and wins the piece
     /// (AXF engine tests: discovered-check capture threats).
     pub counter_checks_refute: bool,
+    /// Safety of a capture against a counter mate threat (RULES.md §2.1, a win must net
+    /// material, and §2.5, safety; the book's "return to a key defensive point"): after the
+    /// capture, a quiet move of the opponent (no capture, no check) that threatens mate by checks
+    /// within this many moves, and that the capturer can parry only by giving back at least what
+    /// it won, or not at all, makes the capture no win, so the threat to make it is no chase
+    /// (CXA 图18: the rook returning to e4 also attacks the unprotected elephant on e7, but after
+    /// Rxe7 the general's step to d9 threatens Rxd2 mate, which only the rook on e4 could parry
+    /// at no cost, by Rd4+; the book calls the return idle). Looked for only on the targets a
+    /// move would otherwise chase. 0: off (AXF, which counts no counter-attack by checks either,
+    /// `counter_checks_refute`). Default 1: a quiet move threatening mate in one, the commonest
+    /// 杀; each quiet move of the opponent is tried, so deeper values cost a mate search per move
+    /// (on the speed corpus 3 costs about twice the time of the whole analysis, 1 about a fifth).
+    pub counter_threat_mate_cap: u32,
     /// Newness (RULES.md §2.2) is judged on the attack: a capture that was possible and winning
     /// before the move, but refused only because a mate by checks followed it (safety, §2.5), is
     /// an old threat, and a move that makes it safe makes no new chase. `false`: such a threat is
@@ -218,6 +231,7 @@ impl Profile {
             mate_threat_may_chase: false,
             line_defence_is_block: false,
             counter_checks_refute: true,
+            counter_threat_mate_cap: 1,
             newness_ignores_safety: false,
             exchange_needs_acceptance: true,
             under_protection_chases: true,
@@ -251,6 +265,7 @@ impl Profile {
             mate_threat_may_chase: true,
             line_defence_is_block: true,
             counter_checks_refute: false,
+            counter_threat_mate_cap: 0,
             newness_ignores_safety: true,
             exchange_needs_acceptance: false,
             under_protection_chases: false,
