@@ -87,6 +87,10 @@ enum Command {
         /// With --json, one object for every game, incidents or not.
         #[arg(long)]
         all: bool,
+        /// Also report where a natural move limit (自然限着) claim would first be valid, under
+        /// this limit profile: slow (60/30/10), rapid (50/25/8) or amateur40.
+        #[arg(long)]
+        limit_profile: Option<String>,
         /// Worker threads (0 = all cores).
         #[arg(long, default_value_t = 0)]
         threads: usize,
@@ -485,16 +489,32 @@ fn run(cli: Cli) -> Result<(), Failure> {
             json,
             draws,
             all,
+            limit_profile,
             threads,
             paths,
         } => {
             use std::io::Write;
             use xiangqi_arbiter::rules::screen::{ScreenOptions, screen};
+            let profile = load_profile(&rules, settings.as_deref())?;
+            let limit = match limit_profile {
+                None => None,
+                Some(name) => Some(ClaimOptions {
+                    profile: LimitProfile::by_name(&name).ok_or_else(|| Failure {
+                        code: 2,
+                        message: format!(
+                            "unknown limit profile '{name}' (expected slow, rapid or amateur40)"
+                        ),
+                    })?,
+                    rules: profile.clone(),
+                    ..ClaimOptions::default()
+                }),
+            };
             let options = ScreenOptions {
-                profile: load_profile(&rules, settings.as_deref())?,
+                profile,
                 draws,
                 all,
                 json,
+                limit,
             };
             let pool = thread_pool(threads)?;
             let mut out = std::io::BufWriter::new(std::io::stdout());

@@ -151,3 +151,60 @@ fn unknown_rules_are_a_usage_error() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown rules 'fide'"), "{err}");
 }
+
+#[test]
+fn natural_limit_points_are_the_first_plies_where_xqa_claim_counts_enough() {
+    let mut seen = 0;
+    for (file, profile) in [
+        ("pgn-samples/claim_slow_valid.pgn", "slow"),
+        ("pgn-samples/claim_slow_checks_void.pgn", "slow"),
+        ("pgn-samples/claim_slow_checks_void.pgn", "rapid"),
+        ("pgn-samples/claim_rapid.pgn", "rapid"),
+        ("pgn-samples/claim_mate_on_limit.pgn", "slow"),
+    ] {
+        let (code, out, err) = xqa(&["screen", "--json", "--limit-profile", profile, file]);
+        assert_eq!(code, 0, "{err}");
+        let games = json_lines(&out);
+        assert_eq!(games.len(), 1, "{file}: {out}");
+        let limit = games[0]["limit"].as_array().cloned().unwrap_or_default();
+        for l in &limit {
+            let claimant = l["claimant"].as_str().unwrap();
+            let ply = l["ply"].as_u64().unwrap();
+            let claim = |at: u64| -> serde_json::Value {
+                let at = at.to_string();
+                let (code, out, err) = xqa(&[
+                    "claim",
+                    file,
+                    "--claimant",
+                    claimant,
+                    "--profile",
+                    profile,
+                    "--at",
+                    &at,
+                    "--json",
+                ]);
+                assert!(code == 0 || code == 1, "{err}");
+                serde_json::from_str(&out).unwrap()
+            };
+            let at = claim(ply);
+            assert_eq!(at["needed"], 0, "{file} {profile} {claimant} at {ply}");
+            assert_eq!(
+                at["opponent_needed"], 0,
+                "{file} {profile} {claimant} at {ply}"
+            );
+            assert_eq!(
+                at["valid"], l["valid"],
+                "{file} {profile} {claimant} at {ply}"
+            );
+            let before = claim(ply - 1);
+            assert!(
+                before["needed"] != 0 || before["opponent_needed"] != 0,
+                "{file} {profile} {claimant}: already counted at {}",
+                ply - 1
+            );
+            seen += 1;
+        }
+    }
+    // claim_slow_checks_void: Red's checks are void beyond the cap, so only Black reaches 60.
+    assert_eq!(seen, 9);
+}

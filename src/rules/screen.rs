@@ -19,10 +19,11 @@ use crate::position::Position;
 use crate::record::game::GameEntry;
 use crate::record::walk;
 use crate::report::problem;
+use crate::rules::limit::{ClaimOptions, claim_with_natures};
 use crate::rules::nature::{NatureKind, try_classify_line};
 use crate::rules::profile::Profile;
 use crate::rules::repetition::{Cycle, Verdict, find_cycles};
-use crate::types::Move;
+use crate::types::{Color, Move};
 
 /// What to screen for.
 #[derive(Clone, Debug)]
@@ -34,6 +35,26 @@ pub struct ScreenOptions {
     pub all: bool,
     /// One JSON object per reported game per line instead of text.
     pub json: bool,
+    /// Also find where a natural move limit (自然限着) claim would first be valid, under these
+    /// options (their `rules` are ignored: the screening profile judges the natures).
+    pub limit: Option<ClaimOptions>,
+}
+
+/// A point where a natural move limit claim would be valid: the first ply of a capture-free
+/// stretch at which the claimant's counted moves reach the limit.
+#[derive(Clone, Debug, Serialize)]
+pub struct LimitIncident {
+    pub claimant: Color,
+    /// Plies played when the claim would first be valid.
+    pub ply: u32,
+    /// The stretch without capture opens after this ply.
+    pub window_start_ply: u32,
+    pub counted: u32,
+    pub required: u32,
+    /// Whether the claim passes the profile's admissibility test at that point.
+    pub admissible: bool,
+    /// Whether the claim stands (count reached, admissible, the game not over on the board).
+    pub valid: bool,
 }
 
 /// One reported cycle: the cycle as `xqa adjudicate` gives it, with the moves of its loop.
@@ -69,6 +90,9 @@ pub struct GameScreen {
     /// Plies (1-based) whose nature the search budget could not decide.
     pub undetermined: Vec<usize>,
     pub incidents: Vec<Incident>,
+    /// Natural move limit claims that would be valid (with [`ScreenOptions::limit`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub limit: Vec<LimitIncident>,
 }
 
 impl GameScreen {
@@ -99,6 +123,9 @@ impl GameScreen {
             .filter(|c| options.draws || c.verdict != Verdict::Draw)
             .map(|cycle| incident(&game.start, moves, cycle, &options.profile))
             .collect();
+        let limit = options.limit.as_ref().map_or_else(Vec::new, |claim| {
+            limit_incidents(&game.start, moves, &natures, claim)
+        });
         let tag = |name: &str| game.tag(name).filter(|v| !v.is_empty()).map(str::to_owned);
         GameScreen {
             source: entry.source.clone(),
@@ -115,12 +142,13 @@ impl GameScreen {
             error,
             undetermined,
             incidents,
+            limit,
         }
     }
 
     /// Whether the game has anything to report.
     pub fn has_incident(&self) -> bool {
-        !self.incidents.is_empty() || !self.undetermined.is_empty()
+        !self.incidents.is_empty() || !self.undetermined.is_empty() || !self.limit.is_empty()
     }
 
     /// The text lines of the report (none for a game without incident or error).
@@ -156,6 +184,24 @@ impl GameScreen {
                 c.reason_en,
             ));
         }
+        for l in &self.limit {
+            out.push_str(&format!(
+                "{head}: natural move limit: a claim by {} would be valid from ply {} ({} moves \
+                 counted of {} since ply {}{})\n",
+                l.claimant.name(),
+                l.ply,
+                l.counted,
+                l.required,
+                l.window_start_ply,
+                if !l.admissible {
+                    "; refusable: too many attacking pieces"
+                } else if !l.valid {
+                    "; but the game ends on the board there"
+                } else {
+                    ""
+                },
+            ));
+        }
         if !self.undetermined.is_empty() {
             let plies: Vec<String> = self.undetermined.iter().map(|p| p.to_string()).collect();
             out.push_str(&format!(
@@ -173,6 +219,66 @@ impl GameScreen {
         }
         out
     }
+}
+
+/// For each stretch without capture and each claimant, the first ply at which a natural move
+/// limit claim would be valid. Only plies late enough in a stretch for the claimant to have made
+/// the required number of moves are counted.
+fn limit_incidents(
+    start: &Position,
+    moves: &[Move],
+    natures: &[crate::rules::nature::MoveNature],
+    claim: &ClaimOptions,
+) -> Vec<LimitIncident> {
+    let mut out = Vec::new();
+    let need = claim.profile.moves as usize;
+    if need == 0 || moves.len() < need {
+        return out;
+    }
+    let mut pos = *start;
+    let mut last_capture = 0usize;
+    let mut found = [false; 2];
+    for (i, &m) in moves.iter().enumerate() {
+        if pos.piece_at(m.to).is_some() {
+            last_capture = i + 1;
+            found = [false; 2];
+        }
+        pos.play_unchecked(m);
+        let ply = i + 1;
+        // Each side needs `need` moves of its own in the stretch.
+        if ply - last_capture + 1 < 2 * need || found == [true; 2] {
+            continue;
+        }
+        for claimant in [Color::Red, Color::Black] {
+            let k = claimant.index();
+            if found[k] {
+                continue;
+            }
+            let Ok(r) = claim_with_natures(
+                start,
+                &moves[..ply],
+                &natures[..ply],
+                claimant,
+                ply as u32,
+                claim,
+            ) else {
+                continue;
+            };
+            if r.needed == 0 && r.opponent_needed == 0 {
+                found[k] = true;
+                out.push(LimitIncident {
+                    claimant,
+                    ply: ply as u32,
+                    window_start_ply: r.window_start_ply,
+                    counted: r.counted,
+                    required: r.required,
+                    admissible: r.admissible,
+                    valid: r.valid,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The cycle with the moves of its last loop.
