@@ -2117,10 +2117,9 @@ impl<'p> Analyzer<'p> {
             (Some((p, _)), Some(pm)) if p.key_after(pm) == before.key() => Some(*p),
             _ => None,
         };
-        self.ward_history = Some((
-            [before.key(), before.after(m).null_move().key()],
-            prev_before,
-        ));
+        // (The key after the move with the mover to move again: the side bit flipped back.)
+        let side_bit = before.key() ^ before.null_move().key();
+        self.ward_history = Some(([before.key(), before.key_after(m) ^ side_bit], prev_before));
         self.standing_before = Some((*before, standing));
         let nature = self.classify_inner(before, m, prev);
         self.ward_history = None;
