@@ -322,6 +322,10 @@ pub struct Analyzer<'p> {
     standing_before: Option<(Position, Option<bool>)>,
     /// The key of the position after the last move classified, and its nature.
     last_after: Option<(u64, NatureKind)>,
+    /// For [`Profile::duty_needs_fresh_attack`]: while a move is classified, the keys of the
+    /// positions whose threats are listed before and after it (the mover to move in both), and
+    /// the position before the opponent's last move (when this analyser classified that move).
+    ward_history: Option<([u64; 2], Option<Position>)>,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -375,6 +379,7 @@ impl<'p> Analyzer<'p> {
             safety: None,
             standing_before: None,
             last_after: None,
+            ward_history: None,
         }
     }
 
@@ -1099,7 +1104,10 @@ impl<'p> Analyzer<'p> {
         let r = q.after(m);
         // The capturer's duties first (cheap): a capture that is neither sound counting what it
         // newly gives away nor sound counting everything needs no safety test.
-        let duties = if self.profile.capturer_duties {
+        // Wards under a standing attack whose loss leaves the threat as such
+        // ([`Self::standing_wards_excused`]).
+        let mut excused = Bitboard::EMPTY;
+        let mut duties = if self.profile.capturer_duties {
             let base_pos = q.null_move();
             let base = match self.base_capture {
                 Some((k, v)) if k == base_pos.key() => v,
@@ -1111,10 +1119,12 @@ impl<'p> Analyzer<'p> {
             };
             let after = self.best_capture(&r, Some(m.to));
             let gain = self.scalar(v);
-            (
-                Self::duty_cost_within_gain(gain, (after - base).max(0)),
-                gain - after > 0,
-            )
+            let mut rel = Self::duty_cost_within_gain(gain, (after - base).max(0));
+            if !rel && self.profile.duty_needs_fresh_attack {
+                excused = self.standing_wards_excused(q, &r, m, gain, base);
+                rel = excused.any();
+            }
+            (rel, gain - after > 0)
         } else {
             (true, true)
         };
@@ -1163,6 +1173,11 @@ impl<'p> Analyzer<'p> {
                     // already counts; a route to it through checks is no further loss.
                     continue;
                 }
+                if excused.contains(t) {
+                    // A standing ward won by checks: the capture cannot really be made now.
+                    duties.1 = false;
+                    continue;
+                }
                 if !(v - back).is_gain() {
                     return Ok((false, false));
                 }
@@ -1182,6 +1197,74 @@ impl<'p> Analyzer<'p> {
     /// its rook on b3 to the red rook on b0, rook for horse: idle.
     fn duty_cost_within_gain(gain: i32, cost: i32) -> bool {
         gain - cost >= 0
+    }
+
+    /// The protector's duty against a standing attack ([`Profile::duty_needs_fresh_attack`],
+    /// RULES.md §2, special cases: "a chasing piece that is itself the only protector of
+    /// something, so that carrying out the capture costs more than it gains, does not chase").
+    /// The duty holds the protector's threat back only while the piece it protects (the ward)
+    /// is under an attack that the opponent's last move made: the opponent then defends the
+    /// target indirectly, by attacking what the capture would abandon, and the protector, which
+    /// has not yet had a move to answer that attack, cannot carry out its threat without losing
+    /// the ward. When the ward already stood attacked before the opponent's last move (or the
+    /// chaser's own move put it there), the chaser has had its move and left the ward hanging
+    /// on the protector: the threat as such stands (a chase when new), though the capture cannot
+    /// really be made at once (it stays unsound, so that the ward stepping away later makes no
+    /// new chase unless the moved piece takes part). Where the history is unknown (the first
+    /// move of a line, or the opponent's last move not classified by this analyser) the attack
+    /// counts as standing. A piece the capturer shields on a line (the ward was not attacked
+    /// before the capture: a pin, 图23) always counts, and so does any ward when the threats
+    /// listed are not those just before or after a classified move.
+    ///
+    /// The book rules the rook on d6 that slides to e6, still the only protector of its horse
+    /// on b6 (which the black rook on b8 attacks), and so attacks the crossed pawn on e4, a
+    /// chase (图22: 长捉, although taking the pawn loses the horse); and the black cannon on h7,
+    /// which the red rook has just attacked and which only the rook on g7 protects, stepping
+    /// away to i7 a chase of the pawn on g9 (图12: the rook could not take it while the cannon
+    /// hung on it). Nothing in the material tells the two apart: in both a crossed pawn is won
+    /// and a horse or cannon lost, the ward is attacked by a rook that would lose itself taking
+    /// it while protected, and nothing is won back after the ward falls. The age of the attack
+    /// on the ward does.
+    ///
+    /// Returns the wards under a standing attack when the capture's cost, leaving them out, is
+    /// within its gain (the threat as such then stands); empty otherwise.
+    fn standing_wards_excused(
+        &mut self,
+        q: &Position,
+        r: &Position,
+        m: Move,
+        gain: i32,
+        base: i32,
+    ) -> Bitboard {
+        let prev_before = match &self.ward_history {
+            Some((keys, p)) if keys.contains(&q.key()) => *p,
+            _ => return Bitboard::EMPTY,
+        };
+        let (us, them) = (q.turn(), !q.turn());
+        // Wards: our pieces that the opponent attacked before the capture and the capturer
+        // protected, whose attack does not come from his last move.
+        let attacked = q.attacked_by(them);
+        let mut standing = Bitboard::EMPTY;
+        for w in q.by_color(us).without(m.from) & attacked {
+            if !Self::pseudo_capturers(q, w, us).contains(m.from) {
+                continue;
+            }
+            let fresh = prev_before.is_some_and(|p| {
+                p.piece_at(w) == q.piece_at(w) && !p.attacked_by(them).contains(w)
+            });
+            if !fresh {
+                standing |= Bitboard::from_square(w);
+            }
+        }
+        if standing.is_empty() {
+            return standing;
+        }
+        let after = self.best_capture_skipping(r, standing.with(m.to));
+        if Self::duty_cost_within_gain(gain, (after - base).max(0)) {
+            standing
+        } else {
+            Bitboard::EMPTY
+        }
     }
 
     /// How deep a mate after a capture in `q` is looked for (RULES.md §2.5, safety: after
@@ -1295,6 +1378,21 @@ impl<'p> Analyzer<'p> {
             return false;
         }
         self.see(base, t, 0).0.is_gain()
+    }
+
+    /// The best balance (scalar) of any capture by the side to move, except onto the squares
+    /// of `skip`.
+    fn best_capture_skipping(&mut self, pos: &Position, skip: Bitboard) -> i32 {
+        let them = !pos.turn();
+        let mut best = 0;
+        for s in (pos.by_color(them) & pos.attacked_by(!them)) - skip {
+            if pos.piece_at(s).is_some_and(|p| p.role == Role::King) {
+                continue;
+            }
+            let (v, _) = self.see(pos, s, 0);
+            best = best.max(self.scalar(v));
+        }
+        best
     }
 
     /// The best balance (scalar) of any capture by the side to move, except onto `skip`.
@@ -2014,8 +2112,17 @@ impl<'p> Analyzer<'p> {
             Some((k, kind)) if k == before.key() => Some(kind == NatureKind::MateThreat),
             _ => None,
         };
+        // The position before the opponent's last move, when that move was classified here.
+        let prev_before = match (&self.standing_before, prev) {
+            (Some((p, _)), Some(pm)) if p.key_after(pm) == before.key() => Some(*p),
+            _ => None,
+        };
+        // (The key after the move with the mover to move again: the side bit flipped back.)
+        let side_bit = before.key() ^ before.null_move().key();
+        self.ward_history = Some(([before.key(), before.key_after(m) ^ side_bit], prev_before));
         self.standing_before = Some((*before, standing));
         let nature = self.classify_inner(before, m, prev);
+        self.ward_history = None;
         self.last_after = Some((before.key_after(m), nature.kind));
         nature
     }

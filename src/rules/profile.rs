@@ -86,6 +86,15 @@ pub struct Profile {
     /// the only protector of something, or shielded it on its line) does not chase. The cost is
     /// what the opponent can newly win by one capture after the chaser's capture.
     pub capturer_duties: bool,
+    /// With `capturer_duties`: the duty of a capturer that is the only protector of a piece
+    /// (the ward) holds back its threat only while the opponent's last move made the attack on
+    /// the ward; a ward that stood attacked before leaves the threat as such (a chase when new),
+    /// though the capture cannot really be made at once. CXA 图22: the rook sliding along its
+    /// rank, still the only protector of its horse that the enemy rook attacks, chases the
+    /// crossed pawn; 图12: the cannon the red rook has just attacked steps away and so frees
+    /// its rook's threat on the pawn, a chase. A piece shielded on a line (a pin, 图23) always
+    /// counts. `false`: every duty holds back the threat.
+    pub duty_needs_fresh_attack: bool,
     /// An enemy piece that stands in an exchange (兑) with one of the mover's pieces of the same
     /// value (each can take the other, and the opponent, taking first, loses nothing) is not
     /// chased by the other pieces that attack it: the opponent can always trade it, so adding
@@ -224,6 +233,7 @@ impl Profile {
             refutation_mate_cap: 3,
             answer_to_check_any_piece: false,
             capturer_duties: true,
+            duty_needs_fresh_attack: true,
             exchange_pair_is_no_chase: true,
             mate_threat_needs_newness: false,
             new_attacker_is_new: true,
