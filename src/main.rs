@@ -67,6 +67,37 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<std::path::PathBuf>,
     },
+    /// Screen whole databases for rule incidents: every game of the records (files, directories,
+    /// `-` for stdin) is ruled on like `adjudicate`, in parallel, and each repetition cycle in which
+    /// a side must vary is reported (with the moves of its loop and the reason), in input order.
+    /// Exit 0 when the run completes (incidents or not), 2 on usage or I/O error.
+    Screen {
+        /// Rule profile: cxa or axf.
+        #[arg(long, default_value = "cxa")]
+        rules: String,
+        /// A JSON settings file (every field of the profile). Overrides --rules.
+        #[arg(long)]
+        settings: Option<PathBuf>,
+        /// One JSON object per reported game per line (the summary goes to stderr).
+        #[arg(long)]
+        json: bool,
+        /// Also report drawn cycles.
+        #[arg(long)]
+        draws: bool,
+        /// With --json, one object for every game, incidents or not.
+        #[arg(long)]
+        all: bool,
+        /// Also report where a natural move limit (自然限着) claim would first be valid, under
+        /// this limit profile: slow (60/30/10), rapid (50/25/8) or amateur40.
+        #[arg(long)]
+        limit_profile: Option<String>,
+        /// Worker threads (0 = all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Record files or directories; `-` reads standard input.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
     /// Rule on a game: the nature of every move, repetition cycles and their verdicts.
     Adjudicate {
         /// A game record (PGN, DhtmlXQ, XQF, ...).
@@ -275,6 +306,28 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
         })
 }
 
+/// The rule profile named by `--rules`, or read from a `--settings` JSON file.
+fn load_profile(
+    rules: &str,
+    settings: Option<&std::path::Path>,
+) -> Result<xiangqi_arbiter::rules::Profile, Failure> {
+    use xiangqi_arbiter::rules::Profile;
+    match settings {
+        Some(file) => {
+            let text = std::fs::read_to_string(file).map_err(|e| Failure {
+                code: 2,
+                message: format!("cannot read {}: {e}", file.display()),
+            })?;
+            serde_json::from_str::<Profile>(&text)
+                .map_err(|e| invalid(format!("{}: invalid settings: {e}", file.display())))
+        }
+        None => Profile::by_name(rules).ok_or_else(|| Failure {
+            code: 2,
+            message: format!("unknown rules '{rules}' (expected cxa or axf)"),
+        }),
+    }
+}
+
 fn parse_fen(fen: &str) -> Result<Position, Failure> {
     Position::from_fen(fen).map_err(|e| invalid(format!("invalid FEN '{}': {e}", shorten(fen))))
 }
@@ -430,6 +483,59 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
+        Command::Screen {
+            rules,
+            settings,
+            json,
+            draws,
+            all,
+            limit_profile,
+            threads,
+            paths,
+        } => {
+            use std::io::Write;
+            use xiangqi_arbiter::rules::screen::{ScreenOptions, screen};
+            let profile = load_profile(&rules, settings.as_deref())?;
+            let limit = match limit_profile {
+                None => None,
+                Some(name) => Some(ClaimOptions {
+                    profile: LimitProfile::by_name(&name).ok_or_else(|| Failure {
+                        code: 2,
+                        message: format!(
+                            "unknown limit profile '{name}' (expected slow, rapid or amateur40)"
+                        ),
+                    })?,
+                    rules: profile.clone(),
+                    ..ClaimOptions::default()
+                }),
+            };
+            let options = ScreenOptions {
+                profile,
+                draws,
+                all,
+                json,
+                limit,
+            };
+            let pool = thread_pool(threads)?;
+            let mut out = std::io::BufWriter::new(std::io::stdout());
+            let summary = pool
+                .install(|| screen(&paths, &options, &mut out))
+                .map_err(io_failure)?;
+            if json {
+                out.flush().map_err(io_failure)?;
+                eprintln!("{summary}");
+            } else {
+                writeln!(out, "{summary}").map_err(io_failure)?;
+                out.flush().map_err(io_failure)?;
+            }
+            if summary.unreadable > 0 {
+                return Err(Failure {
+                    code: 2,
+                    message: format!("{} input(s) could not be read", summary.unreadable),
+                });
+            }
+            Ok(())
+        }
         Command::Adjudicate {
             path,
             game,
@@ -441,22 +547,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             at,
             limit_profile,
         } => {
-            use xiangqi_arbiter::rules::{Profile, adjudicate};
-            let profile = match settings {
-                Some(file) => {
-                    let text = std::fs::read_to_string(&file).map_err(|e| Failure {
-                        code: 2,
-                        message: format!("cannot read {}: {e}", file.display()),
-                    })?;
-                    serde_json::from_str::<Profile>(&text).map_err(|e| {
-                        invalid(format!("{}: invalid settings: {e}", file.display()))
-                    })?
-                }
-                None => Profile::by_name(&rules).ok_or_else(|| Failure {
-                    code: 2,
-                    message: format!("unknown rules '{rules}' (expected cxa or axf)"),
-                })?,
-            };
+            use xiangqi_arbiter::rules::adjudicate;
+            let profile = load_profile(&rules, settings.as_deref())?;
             let (start, line) = match path {
                 Some(path) => {
                     let loaded = load_record(&path, game)?;

@@ -78,15 +78,6 @@ fn failures(cases: &[Case], profile: &Profile) -> Vec<(String, String)> {
 /// The tests fail when any other case fails (a regression) and when a listed case starts
 /// passing (so that the list is kept honest).
 const CXA_KNOWN_FAILURES: &[&str] = &[
-    // 图18: the rook attacks an unprotected elephant; the book calls it idle (a return to a key
-    // defensive point), which needs a quiet-move (non-check) mate search after the capture.
-    "图18",
-    // 图22: the book rules the rook's attack on the crossed pawn a chase although the rook is
-    // the only protector of the horse on b6 (attacked by the black rook), so taking the pawn
-    // loses the horse; 图12 needs exactly that duty (the black rook protecting its cannon cannot
-    // take the g9 pawn until the cannon steps away, which is the book's chase), so the duty
-    // clause stands and 图22 is left as a book ruling the material reading does not reach.
-    "图22",
     // 图29: natures as the book; the transcribed moves never repeat a position (no cycle).
     "图29",
 ];
@@ -521,9 +512,62 @@ fn a_capture_costing_as_much_as_it_gains_still_chases() {
     let n = cxa("r3k4/9/2n6/9/C6R1/9/3P5/9/9/3K5 w", "h5c5");
     assert_eq!(n.kind, NatureKind::Chase);
     assert_eq!(target_squares(&n), ["c7"]);
-    // Protecting a rook instead, the capture would cost more than the horse: idle.
-    let n = cxa("r3k4/9/2n6/9/R6R1/9/3P5/9/9/3K5 w", "h5c5");
-    assert_eq!(n.kind, NatureKind::Idle);
+    // Protecting a rook instead, which the black rook has just attacked, the capture would
+    // cost more than the horse: idle. (With the rook on a5 standing attacked, see
+    // `a_protector_leaving_its_ward_standing_under_attack_still_chases`.)
+    let n = last_nature(
+        "1r2k4/9/2n6/9/R6R1/9/3P5/9/9/3K5 b",
+        "b9a9 h5c5",
+        &Profile::cxa(),
+    );
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+#[test]
+fn a_protector_leaving_its_ward_standing_under_attack_still_chases() {
+    // RULES.md §2, the capturer's duty, read with `duty_needs_fresh_attack` (图22, 图12). The
+    // red rook on h2 is the only protector of the cannon on a2, which the black rook on a8
+    // attacks. It slides to g2, still guarding the cannon, and attacks the crossed pawn on g4:
+    // taking it would lose the cannon, but the attack on the cannon stood before Black's last
+    // move, so the rook chases the pawn.
+    let standing = "4k4/r8/9/9/9/6p2/9/C6R1/4A4/3AK4 w";
+    let n = cxa(standing, "h2g2");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["g4"]);
+    // When Black's last move made the attack on the cannon, the rook must answer it first: the
+    // same slide is idle.
+    let fresh = "4k4/1r7/9/9/9/6p2/9/C6R1/4A4/3AK4 b";
+    let n = last_nature(fresh, "b8a8 h2g2", &Profile::cxa());
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    // The literal reading (every duty holds the threat back) makes the standing case idle too.
+    let literal = Profile {
+        duty_needs_fresh_attack: false,
+        ..Profile::cxa()
+    };
+    let n = last_nature(standing, "h2g2", &literal);
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    // With the rook already on g2: the cannon that Black has just attacked steps to b2, out of
+    // the attack, and frees the rook's capture of the pawn: a chase (图12).
+    let n = last_nature(
+        "4k4/1r7/9/9/9/6p2/9/C5R2/4A4/3AK4 b",
+        "b8a8 a2b2",
+        &Profile::cxa(),
+    );
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["g4"]);
+    // The cannon stood attacked: the rook's threat was already there as such (charged when it
+    // was made), and the cannon, which takes no part, merely steps out of danger: idle.
+    let stood = "4k4/r8/9/9/9/6p2/9/C5R2/4A4/3AK4 w";
+    let n = cxa(stood, "a2b2");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    // (The literal reading never saw the threat before, and calls the step a chase.)
+    let n = last_nature(stood, "a2b2", &literal);
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    // A piece the capturer shields on a line (a pin, 图23) counts however long it has stood:
+    // the red cannon on c6 would uncover its rook on a6 to the black rook on f6 by taking the
+    // horse on c1 (the same cannon and rook stood so in the diagram): idle.
+    let n = cxa("2bakab2/9/9/R2C1r3/2p6/9/9/9/2n6/3K5 w", "d6c6");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
 }
 
 #[test]
@@ -886,4 +930,32 @@ fn settings_file_round_trip_keeps_every_option() {
     }
     let back: Profile = serde_json::from_str(&text).unwrap();
     assert_eq!(back, p);
+}
+
+#[test]
+fn a_capture_that_gives_up_the_defence_against_a_quiet_mate_threat_is_no_threat() {
+    // RULES.md §2.1 and §2.5 (`Profile::counter_threat_mate_cap`, the book's "return to a key
+    // defensive point"): the red horse g4 steps to e5 and attacks the advisor d7, which the
+    // black general cannot take back (it would face the red general on the d-file). But the
+    // cannon's quiet step a4-d4 threatens Nc1-d3 mate (a cannon check over the horse, which
+    // also holds e1 and d2). With the horse on e5 Red parries that at no cost (the horse to c4,
+    // c6 or f3, hitting the cannon or holding d2); after Nxd7 the horse cannot, and the parries
+    // left (the general's or the advisor's step) lose more than the advisor: the step is idle.
+    // (The red elephant c0 is there so that nothing else refutes the capture.)
+    let fen = "5a3/9/3ak4/9/9/c5N2/9/4BA3/2nK5/2B6 w";
+    let n = cxa(fen, "g4e5");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    // Without the reading the advisor is chased.
+    let mut p = Profile::cxa();
+    p.counter_threat_mate_cap = 0;
+    let n = last_nature(fen, "g4e5", &p);
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["d7"]);
+    // Without the cannon there is no mate threat: a chase under the CXA profile too.
+    let n = cxa("5a3/9/3ak4/9/9/6N2/9/4BA3/2nK5/2B6 w", "g4e5");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["d7"]);
+    // The AXF profile does not read it (no counter-attack refutes a capture there).
+    let n = last_nature(fen, "g4e5", &Profile::axf());
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
 }

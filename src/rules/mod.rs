@@ -19,6 +19,7 @@ pub mod limit;
 pub mod nature;
 pub mod profile;
 pub mod repetition;
+pub mod screen;
 pub mod search;
 
 pub use nature::{

@@ -335,6 +335,10 @@ pub struct Analyzer<'p> {
     /// before the capture, but not when he could take it anyway by a direct capture: the
     /// check then only comes first). Read at once by the caller ([`Threat::rooted`]).
     counter_seen: bool,
+    /// For [`Profile::duty_needs_fresh_attack`]: while a move is classified, the keys of the
+    /// positions whose threats are listed before and after it (the mover to move in both), and
+    /// the position before the opponent's last move (when this analyser classified that move).
+    ward_history: Option<([u64; 2], Option<Position>)>,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -389,6 +393,7 @@ impl<'p> Analyzer<'p> {
             standing_before: None,
             last_after: None,
             counter_seen: false,
+            ward_history: None,
         }
     }
 
@@ -1120,7 +1125,10 @@ impl<'p> Analyzer<'p> {
         let r = q.after(m);
         // The capturer's duties first (cheap): a capture that is neither sound counting what it
         // newly gives away nor sound counting everything needs no safety test.
-        let duties = if self.profile.capturer_duties {
+        // Wards under a standing attack whose loss leaves the threat as such
+        // ([`Self::standing_wards_excused`]).
+        let mut excused = Bitboard::EMPTY;
+        let mut duties = if self.profile.capturer_duties {
             let base_pos = q.null_move();
             let base = match self.base_capture {
                 Some((k, v)) if k == base_pos.key() => v,
@@ -1132,10 +1140,12 @@ impl<'p> Analyzer<'p> {
             };
             let after = self.best_capture(&r, Some(m.to));
             let gain = self.scalar(v);
-            (
-                Self::duty_cost_within_gain(gain, (after - base).max(0)),
-                gain - after > 0,
-            )
+            let mut rel = Self::duty_cost_within_gain(gain, (after - base).max(0));
+            if !rel && self.profile.duty_needs_fresh_attack {
+                excused = self.standing_wards_excused(q, &r, m, gain, base);
+                rel = excused.any();
+            }
+            (rel, gain - after > 0)
         } else {
             (true, true)
         };
@@ -1194,6 +1204,11 @@ impl<'p> Analyzer<'p> {
                 if self.already_winnable(&base, &r, t) {
                     continue; // the opponent could already do that: not caused by the capture
                 }
+                if excused.contains(t) {
+                    // A standing ward won by checks: the capture cannot really be made now.
+                    duties.1 = false;
+                    continue;
+                }
                 // A new win-back by checks: it refutes the capture unless less than the gain,
                 // and is then a root by checks.
                 self.counter_seen = true;
@@ -1216,6 +1231,74 @@ impl<'p> Analyzer<'p> {
     /// its rook on b3 to the red rook on b0, rook for horse: idle.
     fn duty_cost_within_gain(gain: i32, cost: i32) -> bool {
         gain - cost >= 0
+    }
+
+    /// The protector's duty against a standing attack ([`Profile::duty_needs_fresh_attack`],
+    /// RULES.md §2, special cases: "a chasing piece that is itself the only protector of
+    /// something, so that carrying out the capture costs more than it gains, does not chase").
+    /// The duty holds the protector's threat back only while the piece it protects (the ward)
+    /// is under an attack that the opponent's last move made: the opponent then defends the
+    /// target indirectly, by attacking what the capture would abandon, and the protector, which
+    /// has not yet had a move to answer that attack, cannot carry out its threat without losing
+    /// the ward. When the ward already stood attacked before the opponent's last move (or the
+    /// chaser's own move put it there), the chaser has had its move and left the ward hanging
+    /// on the protector: the threat as such stands (a chase when new), though the capture cannot
+    /// really be made at once (it stays unsound, so that the ward stepping away later makes no
+    /// new chase unless the moved piece takes part). Where the history is unknown (the first
+    /// move of a line, or the opponent's last move not classified by this analyser) the attack
+    /// counts as standing. A piece the capturer shields on a line (the ward was not attacked
+    /// before the capture: a pin, 图23) always counts, and so does any ward when the threats
+    /// listed are not those just before or after a classified move.
+    ///
+    /// The book rules the rook on d6 that slides to e6, still the only protector of its horse
+    /// on b6 (which the black rook on b8 attacks), and so attacks the crossed pawn on e4, a
+    /// chase (图22: 长捉, although taking the pawn loses the horse); and the black cannon on h7,
+    /// which the red rook has just attacked and which only the rook on g7 protects, stepping
+    /// away to i7 a chase of the pawn on g9 (图12: the rook could not take it while the cannon
+    /// hung on it). Nothing in the material tells the two apart: in both a crossed pawn is won
+    /// and a horse or cannon lost, the ward is attacked by a rook that would lose itself taking
+    /// it while protected, and nothing is won back after the ward falls. The age of the attack
+    /// on the ward does.
+    ///
+    /// Returns the wards under a standing attack when the capture's cost, leaving them out, is
+    /// within its gain (the threat as such then stands); empty otherwise.
+    fn standing_wards_excused(
+        &mut self,
+        q: &Position,
+        r: &Position,
+        m: Move,
+        gain: i32,
+        base: i32,
+    ) -> Bitboard {
+        let prev_before = match &self.ward_history {
+            Some((keys, p)) if keys.contains(&q.key()) => *p,
+            _ => return Bitboard::EMPTY,
+        };
+        let (us, them) = (q.turn(), !q.turn());
+        // Wards: our pieces that the opponent attacked before the capture and the capturer
+        // protected, whose attack does not come from his last move.
+        let attacked = q.attacked_by(them);
+        let mut standing = Bitboard::EMPTY;
+        for w in q.by_color(us).without(m.from) & attacked {
+            if !Self::pseudo_capturers(q, w, us).contains(m.from) {
+                continue;
+            }
+            let fresh = prev_before.is_some_and(|p| {
+                p.piece_at(w) == q.piece_at(w) && !p.attacked_by(them).contains(w)
+            });
+            if !fresh {
+                standing |= Bitboard::from_square(w);
+            }
+        }
+        if standing.is_empty() {
+            return standing;
+        }
+        let after = self.best_capture_skipping(r, standing.with(m.to));
+        if Self::duty_cost_within_gain(gain, (after - base).max(0)) {
+            standing
+        } else {
+            Bitboard::EMPTY
+        }
     }
 
     /// How deep a mate after a capture in `q` is looked for (RULES.md §2.5, safety: after
@@ -1329,6 +1412,21 @@ impl<'p> Analyzer<'p> {
             return false;
         }
         self.see(base, t, 0).0.is_gain()
+    }
+
+    /// The best balance (scalar) of any capture by the side to move, except onto the squares
+    /// of `skip`.
+    fn best_capture_skipping(&mut self, pos: &Position, skip: Bitboard) -> i32 {
+        let them = !pos.turn();
+        let mut best = 0;
+        for s in (pos.by_color(them) & pos.attacked_by(!them)) - skip {
+            if pos.piece_at(s).is_some_and(|p| p.role == Role::King) {
+                continue;
+            }
+            let (v, _) = self.see(pos, s, 0);
+            best = best.max(self.scalar(v));
+        }
+        best
     }
 
     /// The best balance (scalar) of any capture by the side to move, except onto `skip`.
@@ -2049,8 +2147,17 @@ impl<'p> Analyzer<'p> {
             Some((k, kind)) if k == before.key() => Some(kind == NatureKind::MateThreat),
             _ => None,
         };
+        // The position before the opponent's last move, when that move was classified here.
+        let prev_before = match (&self.standing_before, prev) {
+            (Some((p, _)), Some(pm)) if p.key_after(pm) == before.key() => Some(*p),
+            _ => None,
+        };
+        // (The key after the move with the mover to move again: the side bit flipped back.)
+        let side_bit = before.key() ^ before.null_move().key();
+        self.ward_history = Some(([before.key(), before.key_after(m) ^ side_bit], prev_before));
         self.standing_before = Some((*before, standing));
         let nature = self.classify_inner(before, m, prev);
+        self.ward_history = None;
         self.last_after = Some((before.key_after(m), nature.kind));
         nature
     }
@@ -2284,6 +2391,12 @@ impl<'p> Analyzer<'p> {
             };
             if self.profile.king_pawn_alone_idle && Self::king_or_pawn_alone(&q1, t, &parts) {
                 continue;
+            }
+            if self.profile.counter_threat_mate_cap > 0
+                && t.how != WinHow::Checks
+                && self.refuted_by_counter_threat(&q1, t)?
+            {
+                continue; // taking it lets a mate threat win it back: no win (图18)
             }
             targets.push(ChaseTarget {
                 square: t.square,
@@ -2861,6 +2974,168 @@ fn attacked_squares(pos: &Position, pieces: Bitboard) -> Bitboard {
         };
     }
     out
+}
+
+impl Analyzer<'_> {
+    /// Whether every capture that would win the target of `t` (the side to move of `q` takes it)
+    /// is refuted by a counter mate threat ([`Profile::counter_threat_mate_cap`]), so that the
+    /// threat to win it is no threat.
+    ///
+    /// The reading (RULES.md §2.1: a chase threatens to *win* the piece, a capture that nets
+    /// material; §2.5, safety: after winning the piece the chaser is not mated; the book's
+    /// "return to a key defensive point", 回到防守要点): the opponent answers the capture not by
+    /// a check (the mate and check-win tests of [`Self::capture_is_sound`] see those) but by a
+    /// quiet move, no capture and no check, after which he would mate by checks within the cap
+    /// were the capturer to pass. The capture is refuted when the capturer's best parry (one
+    /// move, then the opponent's best capture by static exchange, or a mate by checks within
+    /// the cap) leaves it no material ahead, and no better off than not capturing at all (the
+    /// same quiet move made without the capture, parried the same way: a loss the opponent's
+    /// threat inflicts anyway is not the capture's cost). A capture after which every parry is
+    /// mated is refuted however the position stood before it. A piece that stands on a
+    /// defensive point, where it parries a mate threat at no cost, so does not chase what it
+    /// attacks from there when taking it gives that defence up: CXA 图18, the red rook returning
+    /// to e4 attacks the unprotected elephant on e7, but after Rxe7 the black general's step to
+    /// d9 threatens Rxd2 mate; on e7 the rook can no longer parry it by Rd4+ (Rd7+ is met by
+    /// Axd7), and every other parry gives back at least the elephant (the advisor on d2, or the
+    /// rook for the horse on e3): the return is idle.
+    ///
+    /// Only the targets a move would otherwise chase are tested (the caller's last test), so
+    /// the threats before the move (newness) are listed without it: a move that parries such a
+    /// counter threat while keeping the attack is read as continuing it (从捉到捉), as for the
+    /// other tests that are not rerun there. Cost: every quiet move of the opponent after each
+    /// such capture gets a mate search (with the default cap of one, a look at its checks); no
+    /// cheaper filter is sound (the quiet move may cover a flight, pin a defender, open a line
+    /// or block one anywhere on the board), and on the speed corpus the reading costs about a
+    /// fifth of the whole analysis.
+    fn refuted_by_counter_threat(&mut self, q: &Position, t: &Threat) -> Result<bool, Exhausted> {
+        let captures = Self::captures_to(q, t.square);
+        let mut any = false;
+        for m in captures {
+            if !t.capturers.contains(m.from) {
+                continue;
+            }
+            any = true;
+            if !self.capture_refuted_by_counter_threat(q, m)? {
+                return Ok(false);
+            }
+        }
+        Ok(any)
+    }
+
+    /// [`Self::refuted_by_counter_threat`] for one capture `m` in `q`.
+    fn capture_refuted_by_counter_threat(
+        &mut self,
+        q: &Position,
+        m: Move,
+    ) -> Result<bool, Exhausted> {
+        let cap = self.profile.counter_threat_mate_cap;
+        let gain = self.scalar(self.mat(q.piece_at(m.to).expect("capture")));
+        let r = q.after(m);
+        // Without the capture: the opponent to move in `q` (what he could win there anyway is
+        // not the capture's cost).
+        // (Computed once a threat is found.)
+        let p0 = q.null_move();
+        let mut base = None;
+        let mut scratch = r;
+        for x in search::legal_replies(&r) {
+            if r.piece_at(x.to).is_some() {
+                continue;
+            }
+            let undo = scratch.play_unchecked(x);
+            let threat = !scratch.is_check() && self.threatens_mate(&scratch.null_move(), cap)?;
+            scratch.undo(x, undo);
+            if !threat {
+                continue;
+            }
+            let s = r.after(x);
+            let base = *base.get_or_insert_with(|| self.base_best_capture(&p0));
+            // `x` threatens mate: the capturer's best parry.
+            let Some(with) = self.best_parry(&s, gain, base, 0)? else {
+                return Ok(true); // mated whatever it does
+            };
+            if with > 0 {
+                continue;
+            }
+            // The same threat without the capture.
+            let mut without = 0;
+            if p0.is_legal(x) && p0.piece_at(x.to).is_none() {
+                let s0 = p0.after(x);
+                if !s0.is_check() && self.threatens_mate(&s0.null_move(), cap)? {
+                    match self.best_parry(&s0, 0, base, -1)? {
+                        // Without the capture the threat mates: the capture parries it.
+                        None => continue,
+                        Some(v) => without = v.min(0),
+                    }
+                }
+            }
+            if with <= without {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// [`Self::best_capture`] of `p0`, kept for the threats of the position it was computed for
+    /// (the baseline of [`Self::capture_is_sound`]).
+    fn base_best_capture(&mut self, p0: &Position) -> i32 {
+        match self.base_capture {
+            Some((k, v)) if k == p0.key() => v,
+            _ => {
+                let v = self.best_capture(p0, None);
+                self.base_capture = Some((p0.key(), v));
+                v
+            }
+        }
+    }
+
+    /// Whether the side to move of `t` mates by checks within `cap` of its moves (a mate in one
+    /// without the mate table, which would only store positions never seen again).
+    fn threatens_mate(&mut self, t: &Position, cap: u32) -> Result<bool, Exhausted> {
+        if cap > 1 {
+            return search::mate_by_checks_with(t, cap, &mut self.budget, &mut self.mates);
+        }
+        for c in search::checking_moves(t) {
+            self.budget.tick()?;
+            if !search::has_legal_reply(&t.after(c)) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The best balance (scalar) for the side to move of `s`, which stands threatened with
+    /// mate, over its replies that are not met by a mate by checks within
+    /// [`Profile::counter_threat_mate_cap`]: `gained` plus what the reply captures, less what
+    /// the opponent then wins by his best capture beyond `base` (what he could win anyway).
+    /// `None` when every reply is mated. The search stops at the first balance above `enough`.
+    fn best_parry(
+        &mut self,
+        s: &Position,
+        gained: i32,
+        base: i32,
+        enough: i32,
+    ) -> Result<Option<i32>, Exhausted> {
+        let cap = self.profile.counter_threat_mate_cap;
+        let mut best: Option<i32> = None;
+        for d in search::legal_replies(s) {
+            self.budget.tick()?;
+            let taken = s.piece_at(d.to).map_or(0, |p| self.scalar(self.mat(p)));
+            let u = s.after(d);
+            if best.is_some_and(|b| gained + taken <= b) || self.threatens_mate(&u, cap)? {
+                continue; // no better, or no parry
+            }
+            let lost = (self.best_capture(&u, None) - base).max(0);
+            let net = gained + taken - lost;
+            if best.is_some_and(|b| net <= b) {
+                continue;
+            }
+            best = Some(net);
+            if net > enough {
+                break;
+            }
+        }
+        Ok(best)
+    }
 }
 
 impl Analyzer<'_> {

@@ -86,6 +86,15 @@ pub struct Profile {
     /// the only protector of something, or shielded it on its line) does not chase. The cost is
     /// what the opponent can newly win by one capture after the chaser's capture.
     pub capturer_duties: bool,
+    /// With `capturer_duties`: the duty of a capturer that is the only protector of a piece
+    /// (the ward) holds back its threat only while the opponent's last move made the attack on
+    /// the ward; a ward that stood attacked before leaves the threat as such (a chase when new),
+    /// though the capture cannot really be made at once. CXA 图22: the rook sliding along its
+    /// rank, still the only protector of its horse that the enemy rook attacks, chases the
+    /// crossed pawn; 图12: the cannon the red rook has just attacked steps away and so frees
+    /// its rook's threat on the pawn, a chase. A piece shielded on a line (a pin, 图23) always
+    /// counts. `false`: every duty holds back the threat.
+    pub duty_needs_fresh_attack: bool,
     /// An enemy piece that stands in an exchange (兑) with one of the mover's pieces of the same
     /// value (each can take the other, and the opponent, taking first, loses nothing) is not
     /// chased by the other pieces that attack it: the opponent can always trade it, so adding
@@ -124,6 +133,19 @@ pub struct Profile {
     /// recapture; a capture that gives a discovered check cannot be recaptured and wins the piece
     /// (AXF engine tests: discovered-check capture threats).
     pub counter_checks_refute: bool,
+    /// Safety of a capture against a counter mate threat (RULES.md §2.1, a win must net
+    /// material, and §2.5, safety; the book's "return to a key defensive point"): after the
+    /// capture, a quiet move of the opponent (no capture, no check) that threatens mate by checks
+    /// within this many moves, and that the capturer can parry only by giving back at least what
+    /// it won, or not at all, makes the capture no win, so the threat to make it is no chase
+    /// (CXA 图18: the rook returning to e4 also attacks the unprotected elephant on e7, but after
+    /// Rxe7 the general's step to d9 threatens Rxd2 mate, which only the rook on e4 could parry
+    /// at no cost, by Rd4+; the book calls the return idle). Looked for only on the targets a
+    /// move would otherwise chase. 0: off (AXF, which counts no counter-attack by checks either,
+    /// `counter_checks_refute`). Default 1: a quiet move threatening mate in one, the commonest
+    /// 杀; each quiet move of the opponent is tried, so deeper values cost a mate search per move
+    /// (on the speed corpus 3 costs about twice the time of the whole analysis, 1 about a fifth).
+    pub counter_threat_mate_cap: u32,
     /// Newness (RULES.md §2.2) is judged on the attack: a capture that was possible and winning
     /// before the move, but refused only because a mate by checks followed it (safety, §2.5), is
     /// an old threat, and a move that makes it safe makes no new chase. `false`: such a threat is
@@ -223,6 +245,7 @@ impl Profile {
             refutation_mate_cap: 3,
             answer_to_check_any_piece: false,
             capturer_duties: true,
+            duty_needs_fresh_attack: true,
             exchange_pair_is_no_chase: true,
             mate_threat_needs_newness: false,
             new_attacker_is_new: true,
@@ -230,6 +253,7 @@ impl Profile {
             mate_threat_may_chase: false,
             line_defence_is_block: false,
             counter_checks_refute: true,
+            counter_threat_mate_cap: 1,
             newness_ignores_safety: false,
             exchange_needs_acceptance: true,
             under_protection_chases: true,
@@ -264,6 +288,7 @@ impl Profile {
             mate_threat_may_chase: true,
             line_defence_is_block: true,
             counter_checks_refute: false,
+            counter_threat_mate_cap: 0,
             newness_ignores_safety: true,
             exchange_needs_acceptance: false,
             under_protection_chases: false,

@@ -1,0 +1,437 @@
+//! Screening whole databases for rule incidents (`xqa screen`): every game of the records is
+//! read, the nature of every move of its main line judged and its repetition cycles ruled on, in
+//! parallel on the current rayon pool, and the games with an incident are reported in input order.
+//!
+//! An incident is a repetition cycle whose ruling is that one side must vary (长打 against
+//! allowed play), or a cycle or move the search budget could not decide. Drawn cycles are listed
+//! too with [`ScreenOptions::draws`]. A record that cannot be read or replayed to the end is
+//! screened as far as it goes and its error is reported with the game.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::notation::{Notation, print_move};
+use crate::position::Position;
+use crate::record::game::GameEntry;
+use crate::record::walk;
+use crate::report::problem;
+use crate::rules::limit::{ClaimOptions, claim_with_natures};
+use crate::rules::nature::{NatureKind, try_classify_line};
+use crate::rules::profile::Profile;
+use crate::rules::repetition::{Cycle, Verdict, find_cycles};
+use crate::types::{Color, Move};
+
+/// What to screen for.
+#[derive(Clone, Debug)]
+pub struct ScreenOptions {
+    pub profile: Profile,
+    /// Also report drawn cycles (both sides allowed, or both forbidden).
+    pub draws: bool,
+    /// Report every game, with or without incidents (JSON mode).
+    pub all: bool,
+    /// One JSON object per reported game per line instead of text.
+    pub json: bool,
+    /// Also find where a natural move limit (自然限着) claim would first be valid, under these
+    /// options (their `rules` are ignored: the screening profile judges the natures).
+    pub limit: Option<ClaimOptions>,
+}
+
+/// A point where a natural move limit claim would be valid: the first ply of a capture-free
+/// stretch at which the claimant's counted moves reach the limit.
+#[derive(Clone, Debug, Serialize)]
+pub struct LimitIncident {
+    pub claimant: Color,
+    /// Plies played when the claim would first be valid.
+    pub ply: u32,
+    /// The stretch without capture opens after this ply.
+    pub window_start_ply: u32,
+    pub counted: u32,
+    pub required: u32,
+    /// Whether the claim passes the profile's admissibility test at that point.
+    pub admissible: bool,
+    /// Whether the claim stands (count reached, admissible, the game not over on the board).
+    pub valid: bool,
+}
+
+/// One reported cycle: the cycle as `xqa adjudicate` gives it, with the moves of its loop.
+#[derive(Clone, Debug, Serialize)]
+pub struct Incident {
+    #[serde(flatten)]
+    pub cycle: Cycle,
+    /// The occurrence count has reached the one the rulebook rules on (the third, by default).
+    pub ruling_due: bool,
+    /// The moves of one loop of the cycle, in Chinese notation.
+    pub moves_chinese: Vec<String>,
+    /// The same moves in ICCS.
+    pub moves_iccs: Vec<String>,
+}
+
+/// The screening of one game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameScreen {
+    pub source: String,
+    /// 1-based number of the game in its source.
+    pub game: usize,
+    pub red: Option<String>,
+    pub black: Option<String>,
+    pub event: Option<String>,
+    pub date: Option<String>,
+    /// Plies of the main line screened (up to the first error).
+    pub plies: usize,
+    /// Why the record could not be screened to its end.
+    pub error: Option<String>,
+    /// The input could not be read at all (missing file, I/O error).
+    #[serde(skip)]
+    pub unreadable: bool,
+    /// Plies (1-based) whose nature the search budget could not decide.
+    pub undetermined: Vec<usize>,
+    pub incidents: Vec<Incident>,
+    /// Natural move limit claims that would be valid (with [`ScreenOptions::limit`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub limit: Vec<LimitIncident>,
+}
+
+impl GameScreen {
+    /// Screens one game as read from its record.
+    pub fn of(entry: &GameEntry, options: &ScreenOptions) -> GameScreen {
+        let game = &entry.game;
+        let moves = game.main_moves();
+        // A record without moves (a title entry of a library) has nothing to screen.
+        let mut error = problem(entry)
+            .filter(|e| e.kind != crate::record::error::kind::NO_MOVES)
+            .map(|e| e.to_string());
+        let natures = match try_classify_line(&game.start, &moves, &options.profile) {
+            Ok(n) => n,
+            Err((n, e)) => {
+                error.get_or_insert_with(|| e.to_string());
+                n
+            }
+        };
+        let moves = &moves[..natures.len()];
+        let undetermined = natures
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.kind == NatureKind::Undetermined)
+            .map(|(i, _)| i + 1)
+            .collect();
+        let incidents = find_cycles(&game.start, moves, &natures, &options.profile)
+            .into_iter()
+            .filter(|c| options.draws || c.verdict != Verdict::Draw)
+            .map(|cycle| incident(&game.start, moves, cycle, &options.profile))
+            .collect();
+        let limit = options.limit.as_ref().map_or_else(Vec::new, |claim| {
+            limit_incidents(&game.start, moves, &natures, claim)
+        });
+        let tag = |name: &str| game.tag(name).filter(|v| !v.is_empty()).map(str::to_owned);
+        GameScreen {
+            source: entry.source.clone(),
+            game: entry.index + 1,
+            red: tag("Red"),
+            black: tag("Black"),
+            event: tag("Event"),
+            date: tag("Date"),
+            plies: natures.len(),
+            unreadable: entry
+                .error
+                .as_ref()
+                .is_some_and(|e| e.kind == crate::record::error::kind::IO),
+            error,
+            undetermined,
+            incidents,
+            limit,
+        }
+    }
+
+    /// Whether the game has anything to report.
+    pub fn has_incident(&self) -> bool {
+        !self.incidents.is_empty() || !self.undetermined.is_empty() || !self.limit.is_empty()
+    }
+
+    /// The text lines of the report (none for a game without incident or error).
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let who = match (&self.red, &self.black) {
+            (Some(r), Some(b)) => format!(" ({r} - {b})"),
+            _ => String::new(),
+        };
+        let head = format!("{} game {}{who}", self.source, self.game);
+        for i in &self.incidents {
+            let c = &i.cycle;
+            let verdict = match c.verdict {
+                Verdict::RedMustVary => "Red must vary",
+                Verdict::BlackMustVary => "Black must vary",
+                Verdict::Draw => "draw",
+                Verdict::Undetermined => "undetermined",
+                Verdict::None => "none",
+            };
+            out.push_str(&format!(
+                "{head}: plies {}-{}, occurrence {}{}: Red {} ({}), Black {} ({}): {verdict}\n    \
+                 loop: {}\n    {}\n    {}\n",
+                c.start_ply + 1,
+                c.end_ply,
+                c.occurrences,
+                if i.ruling_due { ", ruling due" } else { "" },
+                c.red.name,
+                c.red.pattern,
+                c.black.name,
+                c.black.pattern,
+                i.moves_chinese.join(" "),
+                c.reason_zh,
+                c.reason_en,
+            ));
+        }
+        for l in &self.limit {
+            out.push_str(&format!(
+                "{head}: natural move limit: a claim by {} would be valid from ply {} ({} moves \
+                 counted of {} since ply {}{})\n",
+                l.claimant.name(),
+                l.ply,
+                l.counted,
+                l.required,
+                l.window_start_ply,
+                if !l.admissible {
+                    "; refusable: too many attacking pieces"
+                } else if !l.valid {
+                    "; but the game ends on the board there"
+                } else {
+                    ""
+                },
+            ));
+        }
+        if !self.undetermined.is_empty() {
+            let plies: Vec<String> = self.undetermined.iter().map(|p| p.to_string()).collect();
+            out.push_str(&format!(
+                "{head}: nature undetermined (search budget) at plies {}\n",
+                plies.join(", ")
+            ));
+        }
+        if let (true, Some(e)) = (self.unreadable, &self.error) {
+            out.push_str(&format!("{}: cannot be read: {e}\n", self.source));
+        } else if let Some(e) = &self.error {
+            out.push_str(&format!(
+                "{head}: screened {} plies only: {e}\n",
+                self.plies
+            ));
+        }
+        out
+    }
+}
+
+/// For each stretch without capture and each claimant, the first ply at which a natural move
+/// limit claim would be valid. Only plies late enough in a stretch for the claimant to have made
+/// the required number of moves are counted.
+fn limit_incidents(
+    start: &Position,
+    moves: &[Move],
+    natures: &[crate::rules::nature::MoveNature],
+    claim: &ClaimOptions,
+) -> Vec<LimitIncident> {
+    let mut out = Vec::new();
+    let need = claim.profile.moves as usize;
+    if need == 0 || moves.len() < need {
+        return out;
+    }
+    let mut pos = *start;
+    let mut last_capture = 0usize;
+    let mut found = [false; 2];
+    for (i, &m) in moves.iter().enumerate() {
+        if pos.piece_at(m.to).is_some() {
+            last_capture = i + 1;
+            found = [false; 2];
+        }
+        pos.play_unchecked(m);
+        let ply = i + 1;
+        // Each side needs `need` moves of its own in the stretch.
+        if ply - last_capture + 1 < 2 * need || found == [true; 2] {
+            continue;
+        }
+        for claimant in [Color::Red, Color::Black] {
+            let k = claimant.index();
+            if found[k] {
+                continue;
+            }
+            let Ok(r) = claim_with_natures(
+                start,
+                &moves[..ply],
+                &natures[..ply],
+                claimant,
+                ply as u32,
+                claim,
+            ) else {
+                continue;
+            };
+            if r.needed == 0 && r.opponent_needed == 0 {
+                found[k] = true;
+                out.push(LimitIncident {
+                    claimant,
+                    ply: ply as u32,
+                    window_start_ply: r.window_start_ply,
+                    counted: r.counted,
+                    required: r.required,
+                    admissible: r.admissible,
+                    valid: r.valid,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The cycle with the moves of its last loop.
+fn incident(start: &Position, moves: &[Move], cycle: Cycle, profile: &Profile) -> Incident {
+    let loop_len = {
+        // The loop is the shortest one ending at `end_ply`: find where its position stood last.
+        let mut pos = *start;
+        let mut keys = Vec::with_capacity(cycle.end_ply + 1);
+        keys.push(pos.key());
+        for &m in &moves[..cycle.end_ply] {
+            pos.play_unchecked(m);
+            keys.push(pos.key());
+        }
+        let last = keys[cycle.end_ply];
+        keys[..cycle.end_ply]
+            .iter()
+            .rposition(|&k| k == last)
+            .map_or(0, |j| cycle.end_ply - j)
+    };
+    let from = cycle.end_ply - loop_len;
+    let mut pos = *start;
+    for &m in &moves[..from] {
+        pos.play_unchecked(m);
+    }
+    let mut moves_chinese = Vec::with_capacity(loop_len);
+    let mut moves_iccs = Vec::with_capacity(loop_len);
+    for &m in &moves[from..cycle.end_ply] {
+        moves_chinese.push(print_move(&pos, m, Notation::Chinese));
+        moves_iccs.push(m.to_string());
+        pos.play_unchecked(m);
+    }
+    Incident {
+        ruling_due: cycle.occurrences >= profile.ruling_occurrence,
+        cycle,
+        moves_chinese,
+        moves_iccs,
+    }
+}
+
+/// Totals of a screening run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ScreenSummary {
+    pub games: usize,
+    pub plies: usize,
+    /// Games with at least one incident.
+    pub games_with_incidents: usize,
+    /// Cycles reported.
+    pub incidents: usize,
+    /// Of those, cycles whose occurrence count has reached the ruling.
+    pub rulings_due: usize,
+    pub undetermined_moves: usize,
+    /// Games that could not be read or replayed to the end.
+    pub invalid: usize,
+    /// Inputs that could not be read at all (missing files, I/O errors).
+    pub unreadable: usize,
+    pub seconds: f64,
+}
+
+impl std::fmt::Display for ScreenSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} games, {} plies screened in {:.2} s ({:.0} moves/s): {} cycles reported in {} games \
+             ({} with the ruling due), {} undetermined moves, {} games invalid, {} inputs unreadable",
+            self.games,
+            self.plies,
+            self.seconds,
+            if self.seconds > 0.0 {
+                self.plies as f64 / self.seconds
+            } else {
+                0.0
+            },
+            self.incidents,
+            self.games_with_incidents,
+            self.rulings_due,
+            self.undetermined_moves,
+            self.invalid,
+            self.unreadable
+        )
+    }
+}
+
+/// Games screened per parallel batch.
+const BATCH: usize = 64;
+
+/// Screens every game of the paths (files, directories, `-` for standard input), writing the
+/// reported games to `out` in input order: text lines, or one JSON object per line. Invalid
+/// records are reported with what could be screened of them.
+pub fn screen(
+    paths: &[PathBuf],
+    options: &ScreenOptions,
+    out: &mut dyn Write,
+) -> io::Result<ScreenSummary> {
+    let start = Instant::now();
+    let (inputs, missing) = walk::expand(paths);
+    let mut summary = ScreenSummary::default();
+    let mut io_err: Option<io::Error> = None;
+    let mut emit = |g: &GameScreen, s: &mut ScreenSummary| -> io::Result<()> {
+        s.games += 1;
+        s.plies += g.plies;
+        s.incidents += g.incidents.len();
+        s.rulings_due += g.incidents.iter().filter(|i| i.ruling_due).count();
+        s.undetermined_moves += g.undetermined.len();
+        if g.error.is_some() {
+            s.invalid += 1;
+        }
+        if g.unreadable {
+            s.unreadable += 1;
+        }
+        if g.has_incident() {
+            s.games_with_incidents += 1;
+        }
+        if options.json {
+            if options.all || g.has_incident() || g.error.is_some() {
+                serde_json::to_writer(&mut *out, g)?;
+                out.write_all(b"\n")?;
+            }
+        } else {
+            out.write_all(g.to_text().as_bytes())?;
+        }
+        Ok(())
+    };
+    for e in missing {
+        let entry = GameEntry::failed(&e.source.clone(), 0, crate::record::game::Format::Pgn, e);
+        emit(&GameScreen::of(&entry, options), &mut summary)?;
+    }
+    let mut batch: Vec<GameEntry> = Vec::with_capacity(BATCH);
+    let mut flush = |batch: &mut Vec<GameEntry>, s: &mut ScreenSummary| -> io::Result<()> {
+        let done: Vec<GameScreen> = batch
+            .par_iter()
+            .map(|e| GameScreen::of(e, options))
+            .collect();
+        batch.clear();
+        for g in &done {
+            emit(g, s)?;
+        }
+        Ok(())
+    };
+    walk::for_each_game(&inputs, |entry| {
+        if io_err.is_some() {
+            return;
+        }
+        batch.push(entry);
+        if batch.len() >= BATCH
+            && let Err(e) = flush(&mut batch, &mut summary)
+        {
+            io_err = Some(e);
+        }
+    });
+    if let Some(e) = io_err {
+        return Err(e);
+    }
+    flush(&mut batch, &mut summary)?;
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
+}
