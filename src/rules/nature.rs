@@ -1409,6 +1409,18 @@ impl<'p> Analyzer<'p> {
         best
     }
 
+    /// Ranks the line of a win by checks that ends with the capturer (standing on `capturer` in
+    /// `q`) taking the target (on `t` in `q`) with the net balance `v`, higher being better for
+    /// the chaser: [`Self::win_score`] first, then, at equal score, a capturer that is not the
+    /// target's exchange partner in `q` ([`Self::mutual`]: a win by the partner is the exchange
+    /// carried out, no threat, see [`Self::threats_within`]). The opponent picks among the
+    /// defences of a check the one whose line ranks lowest, the chaser among its captures the
+    /// highest: a tie between equally good defences or captures is thus settled by what they
+    /// are, not by the order they were generated in (a mirrored board is judged the same).
+    fn line_rank(&self, q: &Position, t: Square, capturer: Square, v: Mat) -> i32 {
+        self.win_score(q, capturer, v) * 2 + i32::from(!self.mutual(q, capturer, t))
+    }
+
     /// Orders the ways of winning one piece: more material first, then, at equal value, a
     /// capturer that is neither the general nor a pawn (the threat then does not rest on them
     /// alone, as for direct captures in [`Self::threats`]). The choice must not depend on where
@@ -1500,8 +1512,10 @@ impl<'p> Analyzer<'p> {
             if wanted.is_empty() {
                 continue;
             }
-            // What every defence leaves, against the best defence of each target (in the
-            // defences' order, so that among equal defences the first one counts).
+            // What every defence leaves, against the best defence of each target. Among
+            // defences that leave the same material, the opponent picks the one whose capture
+            // is weakest ([`Self::line_rank`]): the ranking, not the order the defences were
+            // generated in, decides, so that a mirrored board is judged the same.
             let mut common: Option<Wins> = None;
             for wins in per_reply {
                 let wins = wins.into_iter().filter(|w| wanted.contains(w.0));
@@ -1512,11 +1526,12 @@ impl<'p> Analyzer<'p> {
                         c.into_iter()
                             .filter_map(|(t, from, v)| {
                                 let w = wins.iter().find(|w| w.0 == t)?;
-                                Some(if self.scalar(w.2) < self.scalar(v) {
-                                    (t, w.1, w.2)
-                                } else {
-                                    (t, from, v)
-                                })
+                                let (a, b) = (self.scalar(w.2), self.scalar(v));
+                                let weaker = a < b
+                                    || (a == b
+                                        && self.line_rank(q, t, origin_in(m, w.1), w.2)
+                                            < self.line_rank(q, t, origin_in(m, from), v));
+                                Some(if weaker { (t, w.1, w.2) } else { (t, from, v) })
                             })
                             .collect()
                     }
@@ -1610,8 +1625,20 @@ impl<'p> Analyzer<'p> {
             for cm in Self::captures_to(&s2, s) {
                 let (v, _, _) = self.capture_balance(&s2, cm, false)?;
                 let total = off + v;
+                if !self.series_gain(total) {
+                    continue;
+                }
                 let sc = self.win_score(&s2, cm.from, total);
-                if self.series_gain(total) && best.is_none_or(|(_, _, b)| sc > b) {
+                // At an equal score, a capturer that is not the target's exchange partner in
+                // `q` is preferred ([`Self::line_rank`]): the chaser picks its best capture,
+                // whatever order the captures were generated in.
+                let better = best.is_none_or(|(bf, bv, b)| {
+                    sc > b
+                        || (sc == b
+                            && self.line_rank(q, t, origin_after_check(q, r, cm.from), total)
+                                > self.line_rank(q, t, origin_after_check(q, r, bf), bv))
+                });
+                if better {
                     best = Some((cm.from, total, sc));
                 }
             }
@@ -2776,6 +2803,20 @@ fn line_defence(before: &Position, after: &Position, m: Move, c: Square, t: Squa
 /// moves only that side's piece: used for our checks and for the opponent's replies).
 fn origin_in(m: Move, sq: Square) -> Square {
     if sq == m.to { m.from } else { sq }
+}
+
+/// Where the piece of the side to move of `q` standing on `sq` after its move (giving `r`) stood
+/// in `q`: the move's origin for the piece it moved, else `sq` itself.
+fn origin_after_check(q: &Position, r: &Position, sq: Square) -> Square {
+    let us = q.turn();
+    if r.by_color(us).contains(sq) && !q.by_color(us).contains(sq) {
+        (q.by_color(us) - r.by_color(us))
+            .into_iter()
+            .next()
+            .unwrap_or(sq)
+    } else {
+        sq
+    }
 }
 
 /// Squares attacked by the pieces `pieces` (all of one colour) in `pos`.
