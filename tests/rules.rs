@@ -988,3 +988,18 @@ fn among_equal_captures_after_a_check_the_one_not_by_the_exchange_partner_counts
     assert_eq!(target_squares(&n), ["d1"]);
     assert_eq!(n.targets[0].how, xiangqi_arbiter::rules::WinHow::Checks);
 }
+
+/// The red elephant takes the checking cannon on c0 and opens the e-file: the elephant on e7,
+/// protected by the horse on g6, is attacked by the horse on f5 and by the cannon on e1 over
+/// the cannon on e4, and either may take first for the same gain. Cannon first, the horse's
+/// recapture is real and the second attacker wins the exchange (two pieces); horse first, the
+/// recapture is met by a mate (a false root) and the horse wins it alone. The chaser picks
+/// its line, so the chase of e7 is not joint, on every orientation of the board (it used to
+/// depend on which capture was generated first).
+#[test]
+fn a_target_one_line_wins_alone_is_not_chased_jointly() {
+    let n = cxa_in_every_orientation("3akc1R1/4a4/4b4/6n2/5N3/3rC4/5p3/4B4/4C4/2cAKA3 w", "e2c0");
+    assert_eq!(n.kind, NatureKind::Chase);
+    let e7 = n.targets.iter().find(|t| t.square.to_string() == "e7");
+    assert!(e7.is_some_and(|t| !t.joint), "{:?}", n.targets);
+}

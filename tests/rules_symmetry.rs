@@ -205,7 +205,6 @@ fn axf_cases_are_symmetric() {
 const KNOWN_ASYMMETRIES: &[&str] = &[
     "game 8 axf SwapColours ply 89",
     "game 22 axf SwapColours ply 152",
-    "game 23 cxa SwapColours ply 67",
     "game 4 axf SwapColours ply 82",
     "game 41 axf SwapColours ply 98",
     "game 45 axf SwapColours ply 49",

@@ -294,6 +294,9 @@ struct Threat {
     /// For a win by a check whatever the defence ([`Analyzer::per_defence_threats`]): the
     /// squares of all the pieces that check threatens together (empty for any other threat).
     group: Bitboard,
+    /// For a direct capture: the other first captures (with their principal lines) that score
+    /// exactly as well as `first` ([`Analyzer::participants`] judges them all).
+    ties: ArrayVec<(Move, ArrayVec<Square, 8>), 4>,
 }
 
 /// The move-nature analyser: a profile and the node budget of the current move.
@@ -609,7 +612,11 @@ impl<'p> Analyzer<'p> {
                     + self.scalar(v) * 4
                     + i32::from(!lone) * 2
                     + i32::from(!rec);
-                if sc > best {
+                if sc == best
+                    && let Some(f) = found.as_mut()
+                {
+                    let _ = f.ties.try_push((m, line));
+                } else if sc > best {
                     best = sc;
                     found = Some(Threat {
                         square: s,
@@ -626,6 +633,7 @@ impl<'p> Analyzer<'p> {
                         capturers: Bitboard::EMPTY,
                         follow: Bitboard::EMPTY,
                         group: Bitboard::EMPTY,
+                        ties: ArrayVec::new(),
                     });
                 }
             }
@@ -682,6 +690,7 @@ impl<'p> Analyzer<'p> {
                     capturers: Bitboard::from_square(m.from),
                     follow: Bitboard::EMPTY,
                     group: Bitboard::EMPTY,
+                    ties: ArrayVec::new(),
                 });
             }
         }
@@ -780,6 +789,7 @@ impl<'p> Analyzer<'p> {
                 capturers,
                 follow: follows,
                 group: Bitboard::EMPTY,
+                ties: ArrayVec::new(),
             });
         }
         Ok(())
@@ -1858,6 +1868,7 @@ impl<'p> Analyzer<'p> {
                 capturers: checkers,
                 follow: Bitboard::EMPTY,
                 group,
+                ties: ArrayVec::new(),
             });
         }
         Ok(())
@@ -2051,7 +2062,33 @@ impl<'p> Analyzer<'p> {
 
     /// The chaser's pieces needed for a direct threat: the capturers of the principal line, and
     /// any other piece bearing on the square without which the threat is gone.
+    ///
+    /// When several first captures win the target equally well ([`Threat::ties`]), each line
+    /// is judged and the one needing the fewest pieces counts: the target is won by whatever
+    /// line the chaser picks, so the chase is joint only when every such line needs two or
+    /// more pieces (RULES.md §2, joint chase: take one away and the threat is gone), whatever
+    /// order the captures were generated in. At an equal count the first line's pieces are
+    /// named.
     fn participants(&mut self, q: &Position, t: &Threat) -> Result<Vec<Square>, Exhausted> {
+        let mut parts = self.line_participants(q, t)?;
+        for (m, line) in &t.ties {
+            if parts.len() < 2 {
+                break;
+            }
+            let mut u = t.clone();
+            u.first = *m;
+            u.line = line.clone();
+            u.ties.clear();
+            let p = self.line_participants(q, &u)?;
+            if p.len() < parts.len() {
+                parts = p;
+            }
+        }
+        Ok(parts)
+    }
+
+    /// [`Self::participants`] for the line opened by `t.first`.
+    fn line_participants(&mut self, q: &Position, t: &Threat) -> Result<Vec<Square>, Exhausted> {
         let capturer = t.first.from;
         if t.how == WinHow::Checks || t.follow.any() {
             // A two-step win needs the first capturer and the piece winning the second piece
