@@ -944,10 +944,15 @@ fn transformed(fen: &str, moves: &str, swap: bool) -> (String, String) {
 /// with the colours swapped: asserts the three agree (kind, idle kind, number of targets and
 /// how each is won) and returns the first.
 fn cxa_in_every_orientation(fen: &str, moves: &str) -> MoveNature {
-    let n = cxa(fen, moves);
+    in_every_orientation(fen, moves, &Profile::cxa())
+}
+
+/// [`cxa_in_every_orientation`] under any profile.
+fn in_every_orientation(fen: &str, moves: &str, profile: &Profile) -> MoveNature {
+    let n = last_nature(fen, moves, profile);
     for swap in [false, true] {
         let (f, m) = transformed(fen, moves, swap);
-        let t = cxa(&f, &m);
+        let t = last_nature(&f, &m, profile);
         let hows = |n: &MoveNature| {
             let mut h: Vec<_> = n.targets.iter().map(|t| (t.how.name(), t.joint)).collect();
             h.sort();
@@ -1002,4 +1007,19 @@ fn a_target_one_line_wins_alone_is_not_chased_jointly() {
     assert_eq!(n.kind, NatureKind::Chase);
     let e7 = n.targets.iter().find(|t| t.square.to_string() == "e7");
     assert!(e7.is_some_and(|t| !t.joint), "{:?}", n.targets);
+}
+
+/// AXF counts what a check chases when the move makes it. The black horse checks from c1 and
+/// attacks the unprotected elephant on e2, which the horse on f4 attacks too: either horse
+/// wins it alone, and the chase is charged to the moved one, so the check chases e2 on every
+/// orientation of the board (it used to depend on which horse was found first).
+#[test]
+fn a_check_chases_a_piece_the_moved_piece_could_win_alone() {
+    let n = in_every_orientation(
+        "3k5/9/9/9/9/5n3/1n7/3AB4/4A4/4K4 b",
+        "b3c1",
+        &Profile::axf(),
+    );
+    assert_eq!(n.kind, NatureKind::Check);
+    assert_eq!(target_squares(&n), ["e2"]);
 }

@@ -2402,6 +2402,19 @@ impl<'p> Analyzer<'p> {
             if self.profile.king_pawn_alone_idle && Self::king_or_pawn_alone(&q1, t, &parts) {
                 continue;
             }
+            // A target several pieces could each win alone (`t.capturers`) is charged to the
+            // moved piece when it is one of them: which of them is named is otherwise a free
+            // choice (the first found), and a check or mate threat chases only what the move
+            // itself makes ([`made_by_move`]), whatever order the captures were found in.
+            let parts = if parts.len() == 1
+                && t.how != WinHow::Checks
+                && t.follow.is_empty()
+                && t.capturers.contains(moved_to)
+            {
+                vec![moved_to]
+            } else {
+                parts
+            };
             targets.push(ChaseTarget {
                 square: t.square,
                 piece: t.piece,
