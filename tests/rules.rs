@@ -1023,3 +1023,19 @@ fn a_check_chases_a_piece_the_moved_piece_could_win_alone() {
     assert_eq!(n.kind, NatureKind::Check);
     assert_eq!(target_squares(&n), ["e2"]);
 }
+
+/// AXF: the red horse takes the cannon on d7 with check and so becomes the screen of the cannon
+/// on b7 against the elephant on e7, which the horse on d5 also attacks (the position of game
+/// 8 of the speed corpus, ply 89). Either wins it alone; the chase is charged to the cannon
+/// whose attack the move made, so the check chases e7 on every orientation of the board (it
+/// used to depend on which was found first).
+#[test]
+fn a_check_chases_a_piece_it_gives_a_screen_against() {
+    let n = in_every_orientation(
+        "2bak4/4a3c/1C1cb4/p8/3NN3P/P2p3n1/9/4BA3/9/2BA1K3 w",
+        "e5d7",
+        &Profile::axf(),
+    );
+    assert_eq!(n.kind, NatureKind::Check);
+    assert_eq!(target_squares(&n), ["e7"]);
+}

@@ -203,7 +203,6 @@ fn axf_cases_are_symmetric() {
 /// differently. Listed so that the test runs: it fails on any new asymmetry and when a listed
 /// one disappears (then remove it here).
 const KNOWN_ASYMMETRIES: &[&str] = &[
-    "game 8 axf SwapColours ply 89",
     "game 22 axf SwapColours ply 152",
     "game 45 axf SwapColours ply 49",
 ];

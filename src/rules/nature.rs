@@ -2403,15 +2403,34 @@ impl<'p> Analyzer<'p> {
                 continue;
             }
             // A target several pieces could each win alone (`t.capturers`) is charged to the
-            // moved piece when it is one of them: which of them is named is otherwise a free
-            // choice (the first found), and a check or mate threat chases only what the move
-            // itself makes ([`made_by_move`]), whatever order the captures were found in.
-            let parts = if parts.len() == 1
-                && t.how != WinHow::Checks
-                && t.follow.is_empty()
-                && t.capturers.contains(moved_to)
-            {
-                vec![moved_to]
+            // moved piece when it is one of them, else to one whose attack the move made
+            // (opened its line or leg, or gave it a screen): which of them is named is
+            // otherwise a free choice (the first found), and a check or mate threat chases
+            // only what the move itself makes ([`made_by_move`]), whatever order the captures
+            // were found in.
+            let parts = if parts.len() == 1 && t.how != WinHow::Checks && t.follow.is_empty() {
+                let made_by = |c: Square| {
+                    made_by_move(
+                        m,
+                        &ChaseTarget {
+                            square: t.square,
+                            piece: t.piece,
+                            joint: false,
+                            how: t.how,
+                            by: vec![c],
+                        },
+                    )
+                };
+                if t.capturers.contains(moved_to) {
+                    vec![moved_to]
+                } else if made_by(parts[0]) {
+                    parts
+                } else {
+                    match t.capturers.into_iter().find(|&c| made_by(c)) {
+                        Some(c) => vec![c],
+                        None => parts,
+                    }
+                }
             } else {
                 parts
             };
