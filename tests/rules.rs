@@ -964,3 +964,146 @@ fn a_capture_that_gives_up_the_defence_against_a_quiet_mate_threat_is_no_threat(
     let n = last_nature(fen, "g4e5", &Profile::axf());
     assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
 }
+
+/// `fen` and the ICCS `moves` mirrored left to right (`swap` false) or turned round with the
+/// colours swapped (`swap` true).
+fn transformed(fen: &str, moves: &str, swap: bool) -> (String, String) {
+    let mut fields = fen.split_whitespace();
+    let mut ranks: Vec<String> = fields
+        .next()
+        .unwrap()
+        .split('/')
+        .map(|r| {
+            let r: String = r.chars().rev().collect();
+            if swap {
+                r.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            } else {
+                r
+            }
+        })
+        .collect();
+    let mut turn = fields.next().unwrap_or("w").to_string();
+    if swap {
+        ranks.reverse();
+        turn = if turn == "b" { "w".into() } else { "b".into() };
+    }
+    let sq = |s: &str| {
+        let (f, r) = (s.as_bytes()[0] - b'a', s.as_bytes()[1] - b'0');
+        let r = if swap { 9 - r } else { r };
+        format!("{}{}", (b'a' + 8 - f) as char, r)
+    };
+    let moves = moves
+        .split_whitespace()
+        .map(|m| format!("{}{}", sq(&m[..2]), sq(&m[2..])))
+        .collect::<Vec<_>>()
+        .join(" ");
+    (format!("{} {turn}", ranks.join("/")), moves)
+}
+
+/// The nature of the last move of the line on the board as given, mirrored, and turned round
+/// with the colours swapped: asserts the three agree (kind, idle kind, number of targets and
+/// how each is won) and returns the first.
+fn cxa_in_every_orientation(fen: &str, moves: &str) -> MoveNature {
+    in_every_orientation(fen, moves, &Profile::cxa())
+}
+
+/// [`cxa_in_every_orientation`] under any profile.
+fn in_every_orientation(fen: &str, moves: &str, profile: &Profile) -> MoveNature {
+    let n = last_nature(fen, moves, profile);
+    for swap in [false, true] {
+        let (f, m) = transformed(fen, moves, swap);
+        let t = last_nature(&f, &m, profile);
+        let hows = |n: &MoveNature| {
+            let mut h: Vec<_> = n.targets.iter().map(|t| (t.how.name(), t.joint)).collect();
+            h.sort();
+            h
+        };
+        assert_eq!(
+            (t.kind, t.idle_kind, hows(&t)),
+            (n.kind, n.idle_kind, hows(&n)),
+            "swap={swap}: {f} {m}"
+        );
+    }
+    n
+}
+
+/// A rook steps next to the enemy rook to offer the exchange (protected by its elephant) while a
+/// cannon check up the side would win that rook: after Ci9+ the general's step lets only the
+/// rook itself take its exchange partner (the exchange carried out), while the rook interposing
+/// on e9 can be taken by the rook or the cannon alike. The opponent picks the defence whose
+/// capture is weakest and the chaser the capture that is not the exchange partner, so the tie
+/// on e9 is no matter: the win rests on the exchange, and the move is an exchange offer on
+/// every orientation of the board (it used to depend on which capturer was generated first).
+#[test]
+fn a_check_win_that_rests_on_the_exchange_partner_is_an_exchange_offer() {
+    let n = cxa_in_every_orientation("3k2b2/9/9/9/9/4r4/9/7R1/9/2B2K2C w", "h2e2");
+    assert_eq!(n.kind, NatureKind::Idle);
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange));
+}
+
+/// A cannon comes to h1 facing the enemy cannon on d1 over the red general (the two could take
+/// each other), threatening Rf1+: after the general's step the rook and the cannon can equally
+/// take d1. The chaser picks the rook, which is no exchange partner of d1, so the cannon is
+/// won by checks: a chase, on every orientation of the board (it used to depend on which of
+/// the two captures was generated first).
+#[test]
+fn among_equal_captures_after_a_check_the_one_not_by_the_exchange_partner_counts() {
+    let n = cxa_in_every_orientation("3a1k3/4a4/9/9/9/2R4c1/5r3/2C5B/2nCK4/6B2 b", "h4h1");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert_eq!(target_squares(&n), ["d1"]);
+    assert_eq!(n.targets[0].how, xiangqi_arbiter::rules::WinHow::Checks);
+}
+
+/// The red elephant takes the checking cannon on c0 and opens the e-file: the elephant on e7,
+/// protected by the horse on g6, is attacked by the horse on f5 and by the cannon on e1 over
+/// the cannon on e4, and either may take first for the same gain. Cannon first, the horse's
+/// recapture is real and the second attacker wins the exchange (two pieces); horse first, the
+/// recapture is met by a mate (a false root) and the horse wins it alone. The chaser picks
+/// its line, so the chase of e7 is not joint, on every orientation of the board (it used to
+/// depend on which capture was generated first).
+#[test]
+fn a_target_one_line_wins_alone_is_not_chased_jointly() {
+    let n = cxa_in_every_orientation("3akc1R1/4a4/4b4/6n2/5N3/3rC4/5p3/4B4/4C4/2cAKA3 w", "e2c0");
+    assert_eq!(n.kind, NatureKind::Chase);
+    let e7 = n.targets.iter().find(|t| t.square.to_string() == "e7");
+    assert!(e7.is_some_and(|t| !t.joint), "{:?}", n.targets);
+}
+
+/// AXF counts what a check chases when the move makes it. The black horse checks from c1 and
+/// attacks the unprotected elephant on e2, which the horse on f4 attacks too: either horse
+/// wins it alone, and the chase is charged to the moved one, so the check chases e2 on every
+/// orientation of the board (it used to depend on which horse was found first).
+#[test]
+fn a_check_chases_a_piece_the_moved_piece_could_win_alone() {
+    let n = in_every_orientation(
+        "3k5/9/9/9/9/5n3/1n7/3AB4/4A4/4K4 b",
+        "b3c1",
+        &Profile::axf(),
+    );
+    assert_eq!(n.kind, NatureKind::Check);
+    assert_eq!(target_squares(&n), ["e2"]);
+}
+
+/// AXF: the red horse takes the cannon on d7 with check and so becomes the screen of the cannon
+/// on b7 against the elephant on e7, which the horse on d5 also attacks (the position of game
+/// 8 of the speed corpus, ply 89). Either wins it alone; the chase is charged to the cannon
+/// whose attack the move made, so the check chases e7 on every orientation of the board (it
+/// used to depend on which was found first).
+#[test]
+fn a_check_chases_a_piece_it_gives_a_screen_against() {
+    let n = in_every_orientation(
+        "2bak4/4a3c/1C1cb4/p8/3NN3P/P2p3n1/9/4BA3/9/2BA1K3 w",
+        "e5d7",
+        &Profile::axf(),
+    );
+    assert_eq!(n.kind, NatureKind::Check);
+    assert_eq!(target_squares(&n), ["e7"]);
+}

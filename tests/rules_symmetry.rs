@@ -203,21 +203,8 @@ fn axf_cases_are_symmetric() {
 /// differently. Listed so that the test runs: it fails on any new asymmetry and when a listed
 /// one disappears (then remove it here).
 const KNOWN_ASYMMETRIES: &[&str] = &[
-    "game 14 cxa SwapColours ply 215",
-    "game 14 axf SwapColours ply 215",
-    "game 20 axf Mirror ply 31",
-    "game 20 axf SwapColours ply 31",
-    "game 8 axf SwapColours ply 89",
     "game 22 axf SwapColours ply 152",
-    "game 23 cxa SwapColours ply 67",
-    "game 29 cxa Mirror ply 126",
-    "game 29 axf Mirror ply 126",
-    "game 29 cxa SwapColours ply 126",
-    "game 29 axf SwapColours ply 126",
-    "game 4 axf SwapColours ply 82",
-    "game 41 axf SwapColours ply 98",
     "game 45 axf SwapColours ply 49",
-    "game 47 axf SwapColours ply 180",
 ];
 
 #[test]

@@ -301,6 +301,9 @@ struct Threat {
     /// checks that does not refute the capture, [`Analyzer::counter_seen`]). `false` for the
     /// other kinds of threat ([`Analyzer::threat_level`]).
     rooted: bool,
+    /// For a direct capture: the other first captures (with their principal lines) that score
+    /// exactly as well as `first` ([`Analyzer::participants`] judges them all).
+    ties: ArrayVec<(Move, ArrayVec<Square, 8>), 4>,
 }
 
 /// The move-nature analyser: a profile and the node budget of the current move.
@@ -625,7 +628,11 @@ impl<'p> Analyzer<'p> {
                     + self.scalar(v) * 4
                     + i32::from(!lone) * 2
                     + i32::from(!rec);
-                if sc > best {
+                if sc == best
+                    && let Some(f) = found.as_mut()
+                {
+                    let _ = f.ties.try_push((m, line));
+                } else if sc > best {
                     best = sc;
                     found = Some(Threat {
                         square: s,
@@ -643,6 +650,7 @@ impl<'p> Analyzer<'p> {
                         follow: Bitboard::EMPTY,
                         group: Bitboard::EMPTY,
                         rooted: false,
+                        ties: ArrayVec::new(),
                     });
                 }
             }
@@ -701,6 +709,7 @@ impl<'p> Analyzer<'p> {
                     follow: Bitboard::EMPTY,
                     group: Bitboard::EMPTY,
                     rooted: false,
+                    ties: ArrayVec::new(),
                 });
             }
         }
@@ -800,6 +809,7 @@ impl<'p> Analyzer<'p> {
                 follow: follows,
                 group: Bitboard::EMPTY,
                 rooted: false,
+                ties: ArrayVec::new(),
             });
         }
         Ok(())
@@ -1443,6 +1453,18 @@ impl<'p> Analyzer<'p> {
         best
     }
 
+    /// Ranks the line of a win by checks that ends with the capturer (standing on `capturer` in
+    /// `q`) taking the target (on `t` in `q`) with the net balance `v`, higher being better for
+    /// the chaser: [`Self::win_score`] first, then, at equal score, a capturer that is not the
+    /// target's exchange partner in `q` ([`Self::mutual`]: a win by the partner is the exchange
+    /// carried out, no threat, see [`Self::threats_within`]). The opponent picks among the
+    /// defences of a check the one whose line ranks lowest, the chaser among its captures the
+    /// highest: a tie between equally good defences or captures is thus settled by what they
+    /// are, not by the order they were generated in (a mirrored board is judged the same).
+    fn line_rank(&self, q: &Position, t: Square, capturer: Square, v: Mat) -> i32 {
+        self.win_score(q, capturer, v) * 2 + i32::from(!self.mutual(q, capturer, t))
+    }
+
     /// Orders the ways of winning one piece: more material first, then, at equal value, a
     /// capturer that is neither the general nor a pawn (the threat then does not rest on them
     /// alone, as for direct captures in [`Self::threats`]). The choice must not depend on where
@@ -1534,8 +1556,10 @@ impl<'p> Analyzer<'p> {
             if wanted.is_empty() {
                 continue;
             }
-            // What every defence leaves, against the best defence of each target (in the
-            // defences' order, so that among equal defences the first one counts).
+            // What every defence leaves, against the best defence of each target. Among
+            // defences that leave the same material, the opponent picks the one whose capture
+            // is weakest ([`Self::line_rank`]): the ranking, not the order the defences were
+            // generated in, decides, so that a mirrored board is judged the same.
             let mut common: Option<Wins> = None;
             for wins in per_reply {
                 let wins = wins.into_iter().filter(|w| wanted.contains(w.0));
@@ -1546,11 +1570,12 @@ impl<'p> Analyzer<'p> {
                         c.into_iter()
                             .filter_map(|(t, from, v)| {
                                 let w = wins.iter().find(|w| w.0 == t)?;
-                                Some(if self.scalar(w.2) < self.scalar(v) {
-                                    (t, w.1, w.2)
-                                } else {
-                                    (t, from, v)
-                                })
+                                let (a, b) = (self.scalar(w.2), self.scalar(v));
+                                let weaker = a < b
+                                    || (a == b
+                                        && self.line_rank(q, t, origin_in(m, w.1), w.2)
+                                            < self.line_rank(q, t, origin_in(m, from), v));
+                                Some(if weaker { (t, w.1, w.2) } else { (t, from, v) })
                             })
                             .collect()
                     }
@@ -1644,8 +1669,20 @@ impl<'p> Analyzer<'p> {
             for cm in Self::captures_to(&s2, s) {
                 let (v, _, _) = self.capture_balance(&s2, cm, false)?;
                 let total = off + v;
+                if !self.series_gain(total) {
+                    continue;
+                }
                 let sc = self.win_score(&s2, cm.from, total);
-                if self.series_gain(total) && best.is_none_or(|(_, _, b)| sc > b) {
+                // At an equal score, a capturer that is not the target's exchange partner in
+                // `q` is preferred ([`Self::line_rank`]): the chaser picks its best capture,
+                // whatever order the captures were generated in.
+                let better = best.is_none_or(|(bf, bv, b)| {
+                    sc > b
+                        || (sc == b
+                            && self.line_rank(q, t, origin_after_check(q, r, cm.from), total)
+                                > self.line_rank(q, t, origin_after_check(q, r, bf), bv))
+                });
+                if better {
                     best = Some((cm.from, total, sc));
                 }
             }
@@ -1866,6 +1903,7 @@ impl<'p> Analyzer<'p> {
                 follow: Bitboard::EMPTY,
                 group,
                 rooted: false,
+                ties: ArrayVec::new(),
             });
         }
         Ok(())
@@ -2059,7 +2097,33 @@ impl<'p> Analyzer<'p> {
 
     /// The chaser's pieces needed for a direct threat: the capturers of the principal line, and
     /// any other piece bearing on the square without which the threat is gone.
+    ///
+    /// When several first captures win the target equally well ([`Threat::ties`]), each line
+    /// is judged and the one needing the fewest pieces counts: the target is won by whatever
+    /// line the chaser picks, so the chase is joint only when every such line needs two or
+    /// more pieces (RULES.md §2, joint chase: take one away and the threat is gone), whatever
+    /// order the captures were generated in. At an equal count the first line's pieces are
+    /// named.
     fn participants(&mut self, q: &Position, t: &Threat) -> Result<Vec<Square>, Exhausted> {
+        let mut parts = self.line_participants(q, t)?;
+        for (m, line) in &t.ties {
+            if parts.len() < 2 {
+                break;
+            }
+            let mut u = t.clone();
+            u.first = *m;
+            u.line = line.clone();
+            u.ties.clear();
+            let p = self.line_participants(q, &u)?;
+            if p.len() < parts.len() {
+                parts = p;
+            }
+        }
+        Ok(parts)
+    }
+
+    /// [`Self::participants`] for the line opened by `t.first`.
+    fn line_participants(&mut self, q: &Position, t: &Threat) -> Result<Vec<Square>, Exhausted> {
         let capturer = t.first.from;
         if t.how == WinHow::Checks || t.follow.any() {
             // A two-step win needs the first capturer and the piece winning the second piece
@@ -2398,6 +2462,38 @@ impl<'p> Analyzer<'p> {
             {
                 continue; // taking it lets a mate threat win it back: no win (图18)
             }
+            // A target several pieces could each win alone (`t.capturers`) is charged to the
+            // moved piece when it is one of them, else to one whose attack the move made
+            // (opened its line or leg, or gave it a screen): which of them is named is
+            // otherwise a free choice (the first found), and a check or mate threat chases
+            // only what the move itself makes ([`made_by_move`]), whatever order the captures
+            // were found in.
+            let parts = if parts.len() == 1 && t.how != WinHow::Checks && t.follow.is_empty() {
+                let made_by = |c: Square| {
+                    made_by_move(
+                        m,
+                        &ChaseTarget {
+                            square: t.square,
+                            piece: t.piece,
+                            joint: false,
+                            how: t.how,
+                            by: vec![c],
+                        },
+                    )
+                };
+                if t.capturers.contains(moved_to) {
+                    vec![moved_to]
+                } else if made_by(parts[0]) {
+                    parts
+                } else {
+                    match t.capturers.into_iter().find(|&c| made_by(c)) {
+                        Some(c) => vec![c],
+                        None => parts,
+                    }
+                }
+            } else {
+                parts
+            };
             targets.push(ChaseTarget {
                 square: t.square,
                 piece: t.piece,
@@ -2954,6 +3050,20 @@ fn line_defence(before: &Position, after: &Position, m: Move, c: Square, t: Squa
 /// moves only that side's piece: used for our checks and for the opponent's replies).
 fn origin_in(m: Move, sq: Square) -> Square {
     if sq == m.to { m.from } else { sq }
+}
+
+/// Where the piece of the side to move of `q` standing on `sq` after its move (giving `r`) stood
+/// in `q`: the move's origin for the piece it moved, else `sq` itself.
+fn origin_after_check(q: &Position, r: &Position, sq: Square) -> Square {
+    let us = q.turn();
+    if r.by_color(us).contains(sq) && !q.by_color(us).contains(sq) {
+        (q.by_color(us) - r.by_color(us))
+            .into_iter()
+            .next()
+            .unwrap_or(sq)
+    } else {
+        sq
+    }
 }
 
 /// Squares attacked by the pieces `pieces` (all of one colour) in `pos`.
