@@ -306,6 +306,23 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
         })
 }
 
+/// Ends a batch report: the summary line after the text lines, or on stderr after JSON lines
+/// (so that standard output stays one JSON object per line).
+fn write_summary(
+    out: &mut impl std::io::Write,
+    json: bool,
+    summary: &impl std::fmt::Display,
+) -> Result<(), Failure> {
+    if json {
+        out.flush().map_err(io_failure)?;
+        eprintln!("{summary}");
+    } else {
+        writeln!(out, "{summary}").map_err(io_failure)?;
+        out.flush().map_err(io_failure)?;
+    }
+    Ok(())
+}
+
 /// The rule profile named by `--rules`, or read from a `--settings` JSON file.
 fn load_profile(
     rules: &str,
@@ -418,14 +435,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let summary = pool
                 .install(|| xiangqi_arbiter::report::validate(&paths, json, &mut out))
                 .map_err(io_failure)?;
-            use std::io::Write;
-            if json {
-                out.flush().map_err(io_failure)?;
-                eprintln!("{summary}");
-            } else {
-                writeln!(out, "{summary}").map_err(io_failure)?;
-                out.flush().map_err(io_failure)?;
-            }
+            write_summary(&mut out, json, &summary)?;
             match summary.exit_code() {
                 0 => Ok(()),
                 code => Err(Failure {
@@ -493,7 +503,6 @@ fn run(cli: Cli) -> Result<(), Failure> {
             threads,
             paths,
         } => {
-            use std::io::Write;
             use xiangqi_arbiter::rules::screen::{ScreenOptions, screen};
             let profile = load_profile(&rules, settings.as_deref())?;
             let limit = match limit_profile {
@@ -521,13 +530,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let summary = pool
                 .install(|| screen(&paths, &options, &mut out))
                 .map_err(io_failure)?;
-            if json {
-                out.flush().map_err(io_failure)?;
-                eprintln!("{summary}");
-            } else {
-                writeln!(out, "{summary}").map_err(io_failure)?;
-                out.flush().map_err(io_failure)?;
-            }
+            write_summary(&mut out, json, &summary)?;
             if summary.unreadable > 0 {
                 return Err(Failure {
                     code: 2,
