@@ -155,7 +155,11 @@ fn pgn_round_trip(e: &GameEntry, notation: record::Notation) {
     } else if e.game.start != xiangqi_arbiter::Position::start() {
         want.set_tag("FEN", e.game.start.fen());
     }
-    if let Some(r) = e.game.result {
+    // Text after a game without a result is written after `*`, with a Result tag saying so.
+    if want.result.is_none() && want.trailing_text.is_some() {
+        want.result = Some(record::GameResult::Unknown);
+    }
+    if let Some(r) = want.result {
         if let Some(t) = want
             .tags
             .iter_mut()
@@ -165,9 +169,6 @@ fn pgn_round_trip(e: &GameEntry, notation: record::Notation) {
         } else {
             want.set_tag("Result", r.token());
         }
-    }
-    if want.result.is_none() && want.trailing_text.is_some() {
-        want.result = Some(record::GameResult::Unknown);
     }
     let mut got = b.game.normalized();
     // Tag order may differ only by the tags the writer appended.
@@ -812,4 +813,27 @@ fn escaped_backslash_before_an_escaped_quote_stays_in_the_tag() {
     assert_eq!(back[0].game.tag("Remark"), Some(v), "{out}");
     assert_eq!(back[0].game.tag("ECCO"), None, "{out}");
     assert_eq!(iccs(&back[0].game), "h2e2 h9g7");
+}
+
+/// A game with text after it but no result is written with `*` ending its movetext and a Result
+/// tag saying `*`, so that the game read back prints the same (the tag used to appear only on
+/// the second printing; found by the `records` fuzz target).
+#[test]
+fn text_after_a_game_without_result_prints_the_same_twice() {
+    let mut games = pgn::read_str("[Event \"x\"]\n\n1. h2e2 h9g7\n", "no-result");
+    assert_eq!(games.len(), 1);
+    assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    assert_eq!(games[0].game.result, None);
+    games[0].game.trailing_text = Some("Text after the result \"] [Red \"x".into());
+    for notation in [record::Notation::Iccs, record::Notation::Chinese] {
+        let out = pgn::write_games([&games[0].game], notation);
+        assert!(out.contains("[Result \"*\"]"), "{out}");
+        let back = pgn::read_str(&out, "pgn");
+        assert_eq!(back.len(), 1, "{out}");
+        assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+        assert_eq!(back[0].game.result, Some(record::GameResult::Unknown));
+        assert_eq!(back[0].game.main_moves(), games[0].game.main_moves());
+        let again = pgn::write_games([&back[0].game], notation);
+        assert_eq!(out, again);
+    }
 }

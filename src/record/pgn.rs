@@ -1069,7 +1069,14 @@ pub fn write_game(game: &Game, notation: Notation, out: &mut String) {
     if !standard || tags.iter().any(|(k, _)| k.eq_ignore_ascii_case("FEN")) {
         set_tag(&mut tags, "FEN", &game.start.fen());
     }
-    if let Some(r) = game.result {
+    // A game with text after it needs a result token to end its movetext: `*` when it has no
+    // result, and the Result tag says so too, so that the game reads back and prints the same.
+    let result = match (game.result, &game.trailing_text) {
+        (Some(r), _) => Some(r),
+        (None, Some(_)) => Some(GameResult::Unknown),
+        (None, None) => None,
+    };
+    if let Some(r) = result {
         set_tag(&mut tags, "Result", r.token());
     }
     for (k, v) in &tags {
@@ -1088,11 +1095,6 @@ pub fn write_game(game: &Game, notation: Notation, out: &mut String) {
         scratch: String::new(),
     };
     w.line(&game.main, game.start);
-    let result = match (game.result, &game.trailing_text) {
-        (Some(r), _) => Some(r),
-        (None, Some(_)) => Some(GameResult::Unknown),
-        (None, None) => None,
-    };
     if let Some(r) = result {
         w.token(r.token());
     }
