@@ -837,3 +837,24 @@ fn text_after_a_game_without_result_prints_the_same_twice() {
         assert_eq!(out, again);
     }
 }
+
+/// Blank lines at the end of a game's trailing text are not written: a reader drops them, and
+/// the game read back would print differently (found by the `records` fuzz target).
+#[test]
+fn blank_lines_ending_the_trailing_text_are_not_written() {
+    let mut games = pgn::read_str("[Event \"x\"]\n\n1. h2e2 h9g7 *\n", "trailing-blank");
+    assert_eq!(games.len(), 1);
+    games[0].game.trailing_text = Some("A signature.\nhtmlXQ]\n\n \n".into());
+    let out = pgn::write_games([&games[0].game], record::Notation::Iccs);
+    let back = pgn::read_str(&out, "pgn");
+    assert_eq!(back.len(), 1, "{out}");
+    assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
+    assert_eq!(
+        back[0].game.trailing_text.as_deref(),
+        Some("A signature.\nhtmlXQ]")
+    );
+    assert_eq!(
+        pgn::write_games([&back[0].game], record::Notation::Iccs),
+        out
+    );
+}
