@@ -858,3 +858,29 @@ fn blank_lines_ending_the_trailing_text_are_not_written() {
         out
     );
 }
+
+/// A DhtmlXQ record with two `result` fields takes its result from the first one it
+/// understands, as PGN does with Result tags, so that converting it to PGN and back keeps the
+/// result (the last field used to win, and an unreadable last field left no result while the
+/// PGN written from it said 1-0; found by the `records` fuzz target).
+#[test]
+fn the_first_understood_dhtmlxq_result_field_gives_the_result() {
+    let text = "[DhtmlXQ]\n[DhtmlXQ_result]1-0[/DhtmlXQ_result]\n\
+                [DhtmlXQ_result]0-0[/DhtmlXQ_result]\n\
+                [DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\n[/DhtmlXQ]\n";
+    let games = dhtmlxq::read_str(text, "two-results");
+    assert_eq!(games.len(), 1);
+    assert!(games[0].error.is_none(), "{:?}", games[0].error);
+    assert_eq!(games[0].game.result, Some(record::GameResult::RedWins));
+    let out = pgn::write_games([&games[0].game], record::Notation::Iccs);
+    let back = pgn::read_str(&out, "pgn");
+    assert_eq!(
+        back[0].game.result,
+        Some(record::GameResult::RedWins),
+        "{out}"
+    );
+    assert_eq!(
+        pgn::write_games([&back[0].game], record::Notation::Iccs),
+        out
+    );
+}

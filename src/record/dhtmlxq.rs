@@ -498,7 +498,9 @@ fn read_block(
                 .find(|(k, _)| *k == name)
                 .map_or(name, |(_, t)| t);
             let value = decode_text(f.value);
-            if name == "result" {
+            // The first `result` field a reader understands gives the result, as the first such
+            // Result tag does in PGN (a later field, understood or not, does not undo it).
+            if name == "result" && game.result.is_none() {
                 game.result = parse_result(&value);
             }
             game.tags.push((tag.to_owned(), value));
