@@ -1112,9 +1112,14 @@ pub fn write_game(game: &Game, notation: Notation, out: &mut String) {
 /// the result line.
 fn write_trailing_text(t: &str, out: &mut String) {
     let mut prev_ended = true;
-    // (Without the carriage returns at the line ends and the blank lines at the end, which a
-    // reader drops: the game would not print the same after reading back.)
-    for line in t.trim_end().lines().map(|l| l.trim_end_matches('\r')) {
+    // (Without the carriage returns at the line ends and the blank lines at the start and the
+    // end, which a reader drops: the game would not print the same after reading back.)
+    let lines = t
+        .trim_end()
+        .lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .skip_while(|l| l.trim().is_empty());
+    for line in lines {
         let trimmed = line.trim_start_matches([' ', '\t', '\u{3000}']);
         if is_tag_line(trimmed) || (prev_ended && starts_first_move(trimmed)) {
             // Joined to the last line with text (blank lines in between would leave it a line
