@@ -406,7 +406,7 @@ fn svg_board_at_the_claim_ply() {
     assert!(o.status.success(), "{}", stderr(&o));
     let svg = std::fs::read_to_string(&file).unwrap();
     assert!(svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"));
-    assert!(svg.contains("楚 河") && svg.contains("class=\"last-move\""));
+    assert!(svg.contains(">楚<") && svg.contains("class=\"last-move\""));
     assert!(svg.contains("黑方第120步提和"), "caption");
     // Three pieces: two kings and the rook on d1, the mating move g1d1 marked.
     assert_eq!(svg.matches("class=\"piece ").count(), 3);
