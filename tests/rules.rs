@@ -77,15 +77,7 @@ fn failures(cases: &[Case], profile: &Profile) -> Vec<(String, String)> {
 /// that also threatens, that the engine's material-and-legality reading of §2 does not see).
 /// The tests fail when any other case fails (a regression) and when a listed case starts
 /// passing (so that the list is kept honest).
-const CXA_KNOWN_FAILURES: &[&str] = &[
-    // 图29: all six natures as the book (长兑 against 长杀), but the transcribed moves never
-    // repeat a position: the rooks end on g3/h9, not i3/h9 (1. 车一平二 车８平９ 2. 车二平一
-    // 车９平７ 3. 车一平三 车７平８). RULES.md §3 ("a repetition is the same position, same side
-    // to move, seen again") and issue 4 (the verdict is `none` when no position has repeated;
-    // see no_repetition_means_no_verdict) leave no cycle to rule on, so the book's
-    // black_must_vary cannot be reached without ruling on unrepeated play.
-    "图29",
-];
+const CXA_KNOWN_FAILURES: &[&str] = &[];
 
 const AXF_KNOWN_FAILURES: &[&str] = &[];
 
