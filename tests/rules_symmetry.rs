@@ -5,7 +5,7 @@
 //! this guards against readings that depend on where a diagram happens to stand.
 
 use serde_json::Value;
-use xiangqi_arbiter::rules::{MoveNature, Profile, Verdict, adjudicate};
+use xiangqi_arbiter::rules::{IdleKind, MoveNature, NatureKind, Profile, Verdict, adjudicate};
 use xiangqi_arbiter::{Color, Move, Piece, Position, Setup, Square};
 
 #[derive(Clone, Copy, Debug)]
@@ -253,4 +253,113 @@ fn real_games_are_symmetric() {
         gone.is_empty(),
         "now symmetric, remove from the list: {gone:?}"
     );
+}
+
+// ---- Constructed positions, concept by concept (issue 16): each judged on the board as given,
+// mirrored left to right, and turned round with the colours swapped; the three must agree. ----
+
+/// The nature of the last move of `moves` (ICCS) played from `fen` under `profile`, after
+/// checking that the mirrored and the colour-swapped line give the same nature of every move.
+fn judged(fen: &str, moves: &str, profile: &Profile) -> MoveNature {
+    let profile = &colour_blind(profile.clone());
+    let start = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let line: Vec<Move> = moves
+        .split_whitespace()
+        .map(|m| Move::parse_iccs(m).unwrap())
+        .collect();
+    for t in [Transform::Mirror, Transform::SwapColours] {
+        let d = differences(fen, &start, &line, profile, t);
+        assert!(d.is_empty(), "{}", d.join("\n"));
+    }
+    let natures = xiangqi_arbiter::rules::try_classify_line(&start, &line, profile)
+        .unwrap_or_else(|(_, e)| panic!("{fen}: {e}"));
+    natures.last().expect("a move").clone()
+}
+
+fn cxa_judged(fen: &str, moves: &str) -> MoveNature {
+    judged(fen, moves, &Profile::cxa())
+}
+
+fn idle_kind(fen: &str, moves: &str) -> Option<IdleKind> {
+    let n = cxa_judged(fen, moves);
+    assert_eq!(n.kind, NatureKind::Idle, "{fen} {moves}: {n:?}");
+    n.idle_kind
+}
+
+/// 兑 (RULES.md §2): the moved piece can be taken by an enemy piece of the same value, which is
+/// then taken back.
+#[test]
+fn idle_kind_exchange_offer() {
+    // The red rook i3 goes to a3, where the black rook a7 can take it and the horse b1 takes
+    // back.
+    let fen = "3akab2/9/r8/9/9/4P4/8R/9/1N7/3AKA3 w";
+    assert_eq!(idle_kind(fen, "i3a3"), Some(IdleKind::Exchange));
+    // The horse f2 to d3, where the black horse c5 can take it and the rook a3 takes back
+    // (unprotected there, it would be an offer: below).
+    let fen = "3akab2/9/9/9/2n6/4P4/R8/5N3/9/3AKA3 w";
+    assert_eq!(idle_kind(fen, "f2d3"), Some(IdleKind::Exchange));
+}
+
+/// 献 (RULES.md §2): the moved piece is put where the opponent wins it.
+#[test]
+fn idle_kind_offer() {
+    // The red cannon g3 goes to a3, where the black rook a7 takes it for nothing.
+    let fen = "3akab2/9/r8/9/9/4P4/6C2/9/9/3AKA3 w";
+    assert_eq!(idle_kind(fen, "g3a3"), Some(IdleKind::Offer));
+    // The horse f2 to d3, where the black horse c5 takes it for nothing.
+    let fen = "3akab2/9/9/9/2n6/4P4/9/5N3/9/3AKA3 w";
+    assert_eq!(idle_kind(fen, "f2d3"), Some(IdleKind::Offer));
+}
+
+/// 拦 (RULES.md §2): the moved piece stands in the way of an enemy piece's movement against
+/// one of the mover's pieces or its palace: on a rook's line, as a cannon's second screen, on a
+/// horse's leg, on an elephant's eye.
+#[test]
+fn idle_kind_block() {
+    // The cannon e3 steps to a3, between the black rook a5 and the horse a1 (the rook i3
+    // protects it there).
+    let fen = "3akab2/9/9/9/r8/9/4C3R/9/N8/3K5 w";
+    assert_eq!(idle_kind(fen, "e3a3"), Some(IdleKind::Block));
+    // The elephant c0 to a2 is a second screen between the black cannon a7 (over the pawn a4)
+    // and the horse a1; the rook b2 protects it.
+    let fen = "3akab2/9/c8/9/9/P3P4/9/1R7/N8/2BAKA3 w";
+    assert_eq!(idle_kind(fen, "c0a2"), Some(IdleKind::Block));
+    // The cannon c2 to b2 stands on the leg of the black horse b3 towards the rook a1.
+    let fen = "3akab2/9/9/9/9/9/1n7/2C6/R8/3K5 w";
+    assert_eq!(idle_kind(fen, "c2b2"), Some(IdleKind::Block));
+    // The cannon d1 to d6 stands on the eye of the black elephant e7 towards the rook c5.
+    let fen = "3akab2/9/4b4/9/2R6/9/4P4/9/3C5/3AKA3 w";
+    assert_eq!(idle_kind(fen, "d1d6"), Some(IdleKind::Block));
+}
+
+/// Taking away a cannon's screen stops the cannon by leaving, not by standing in its way: no
+/// block (issue 16, item 11: the opening 炮二平五 was labelled 拦).
+#[test]
+fn taking_away_a_cannons_screen_is_not_a_block() {
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+    assert_eq!(idle_kind(start, "h2e2"), None);
+    assert_eq!(idle_kind(start, "b2e2"), None);
+    // The rook a4, screen of the black cannon a7 against the horse a1, steps aside.
+    let fen = "3akab2/9/c8/9/9/R3P4/9/9/N8/3AKA3 w";
+    assert_eq!(idle_kind(fen, "a4b4"), None);
+    // A step that stands on no line, leg or eye of the enemy: no block.
+    let fen = "3akab2/9/9/9/9/9/1n7/9/R3C4/3K5 w";
+    assert_eq!(idle_kind(fen, "e1b1"), None);
+}
+
+/// 跟 (RULES.md §2): the moved piece follows the enemy piece that just moved, keeping the same
+/// relation (the same step, the two facing each other or one attacking the other).
+#[test]
+fn idle_kind_follow() {
+    // The red cannon a3 steps to b3 (the rook b0 protects it there); the black rook a7, which
+    // attacked it on the a-file, follows to b7 and attacks it on the b-file (a protected
+    // cannon: no chase).
+    let fen = "3akab2/9/r8/9/9/9/C3P4/9/9/1R1AKA3 w";
+    assert_eq!(idle_kind(fen, "a3b3 a7b7"), Some(IdleKind::Follow));
+    // The same step without the relation: the two cannons copy each other behind their pawns
+    // (炮二平五 炮８平５) and do not face each other.
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+    assert_eq!(idle_kind(start, "h2e2 h7e7"), None);
+    // A different step is no follow.
+    assert_eq!(idle_kind(fen, "a3b3 a7c7"), None);
 }

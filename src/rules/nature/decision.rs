@@ -43,12 +43,12 @@ impl Analyzer<'_> {
     /// The nature of `m` played in `before`; `prev` is the opponent's move just before.
     pub fn classify(&mut self, before: &Position, m: Move, prev: Option<Move>) -> MoveNature {
         self.budget = Budget::new(self.profile.node_budget);
-        // Whether the opponent stands threatening mate: his last move's nature, when this
-        // analyser classified it (a check is not counted), else searched on demand.
-        let standing = match self.last_after {
-            Some((k, kind)) if k == before.key() => Some(kind == NatureKind::MateThreat),
-            _ => None,
-        };
+        // Whether the opponent stands threatening mate is searched on demand (the mate table
+        // answers it at once when his last move was classified here): never taken from that
+        // move's nature, which may be undetermined (unknown is not "none") or idle for another
+        // reason (an answer to a check, a mate only through an exchange), so that the same
+        // move in the same position gets the same nature whatever was classified before it.
+        let standing = None;
         // The position before the opponent's last move, when that move was classified here.
         let prev_before = match (&self.standing_before, prev) {
             (Some((p, _)), Some(pm)) if p.key_after(pm) == before.key() => Some(*p),
@@ -60,7 +60,6 @@ impl Analyzer<'_> {
         self.standing_before = Some((*before, standing));
         let nature = self.classify_inner(before, m, prev);
         self.ward_history = None;
-        self.last_after = Some((before.key_after(m), nature.kind));
         nature
     }
 
@@ -88,11 +87,16 @@ impl Analyzer<'_> {
                 // threat to win by a further series of checks is the checking attack itself,
                 // which the perpetual-check rule judges (AXF: alternating check and chase is
                 // allowed).
-                if let Ok(t) = self.chase_targets(before, &after, m, prev) {
-                    nature.targets = t
-                        .into_iter()
-                        .filter(|t| t.how != WinHow::Checks && made_by_move(m, t))
-                        .collect();
+                // Targets that cannot be listed within the budget leave the check's nature
+                // (what it counts towards) unknown: undetermined, never a check without them.
+                match self.chase_targets(before, &after, m, prev) {
+                    Ok(t) => {
+                        nature.targets = t
+                            .into_iter()
+                            .filter(|t| t.how != WinHow::Checks && made_by_move(m, t))
+                            .collect();
+                    }
+                    Err(Exhausted) => nature.kind = NatureKind::Undetermined,
                 }
             }
             nature.nodes = self.budget.nodes;
@@ -112,7 +116,10 @@ impl Analyzer<'_> {
             }
         }
         if nature.kind == NatureKind::Idle {
-            nature.idle_kind = self.idle_kind(before, m, &after, prev);
+            match self.idle_kind(before, m, &after, prev) {
+                Ok(k) => nature.idle_kind = k,
+                Err(Exhausted) => nature.kind = NatureKind::Undetermined,
+            }
         }
         nature.nodes = self.budget.nodes;
         nature
@@ -144,11 +151,10 @@ impl Analyzer<'_> {
                 )?;
             if !old {
                 // AXF: record what the mate threat also chases (it counts towards a perpetual
-                // chase); a failed search for targets leaves the mate threat without targets.
+                // chase); targets that cannot be listed within the budget leave the nature
+                // undetermined.
                 let targets = if self.profile.mate_threat_may_chase {
-                    let mut t = self
-                        .chase_targets(before, after, m, prev)
-                        .unwrap_or_default();
+                    let mut t = self.chase_targets(before, after, m, prev)?;
                     t.retain(|t| made_by_move(m, t));
                     t
                 } else {

@@ -260,8 +260,6 @@ pub struct Analyzer<'p> {
     /// The position before the move being classified, and (once known) whether the opponent
     /// then stood threatening mate ([`Self::safety_cap`]).
     standing_before: Option<(Position, Option<bool>)>,
-    /// The key of the position after the last move classified, and its nature.
-    last_after: Option<(u64, NatureKind)>,
     /// Set by [`Self::capture_is_sound`]: the capture it last judged can be answered by a
     /// win-back by checks worth less than what the capture wins (a root by checks that does
     /// not refute it; counted whether or not the opponent could win that piece by checks
@@ -289,7 +287,6 @@ impl<'p> Analyzer<'p> {
             reply_log: (0, Vec::new()),
             safety: None,
             standing_before: None,
-            last_after: None,
             counter_seen: false,
             ward_history: None,
         }
