@@ -363,3 +363,26 @@ fn idle_kind_follow() {
     // A different step is no follow.
     assert_eq!(idle_kind(fen, "a3b3 a7c7"), None);
 }
+
+/// Answering a check (issue 16, item 6; `Profile::answer_to_check_any_piece`, CXA 2020 第24条
+/// 24.3 and 图13): the general's own answer is idle whatever it threatens; any other piece's
+/// answer that makes a new threat chases by default, and is idle when the option is on.
+#[test]
+fn answers_to_a_check_general_idle_other_pieces_chase() {
+    // The black rook f7 checks; the advisor e1 blocks on f2 and so opens the rook a1's rank
+    // onto the unprotected horse i1: a chase.
+    let fen = "3ak4/9/5r3/9/9/9/9/9/R3A3n/5K3 w";
+    let n = cxa_judged(fen, "e1f2");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(n.targets[0].square.to_string(), "i1");
+    let mut any = Profile::cxa();
+    any.answer_to_check_any_piece = true;
+    assert_eq!(judged(fen, "e1f2", &any).kind, NatureKind::Idle);
+    // The black horse g2 checks; the general steps down to e0 and so opens the same kind of
+    // rank onto the cannon i1: idle (the general answering a check), under both readings.
+    let fen = "3k5/9/9/9/9/9/9/6n2/R3K3c/9 w";
+    assert_eq!(cxa_judged(fen, "e1e0").kind, NatureKind::Idle);
+    assert_eq!(judged(fen, "e1e0", &any).kind, NatureKind::Idle);
+    // (A threat that stood before the check and was only held back by it is not made by the
+    // block: tests/rules.rs, a_threat_freed_by_blocking_a_check_is_idle, 参考图19.)
+}

@@ -78,9 +78,20 @@ pub struct Profile {
     /// A recapture, or a capture by the chaser, after which the other side mates by checks within
     /// this many moves, does not count (假根 "loses at once to mate"; 5. safety). Default 3.
     pub refutation_mate_cap: u32,
-    /// A move that answers a check is idle unless it checks (RULES.md §2: a threat that appears
-    /// because the general answered a check is idle). `true`: any answer to a check;
-    /// `false`: only moves of the general.
+    /// Which answers to a check are idle whatever they threaten (unless they check). `false`
+    /// (the default, CXA): only the general's own moves. The CXA rulebook (《象棋竞赛规则》
+    /// 2020, 第六章 棋例, 第24条 24.3) defines 捉 by what the move makes possible after it, with
+    /// no exemption for a move that answers a check; the one answer it rules idle is the
+    /// general's (图13: 车五平六 checks, the general's step 将4平5 is 闲 although Black's rook
+    /// then threatens mate: a state Red brought on himself, 红方自毙), in line with 第27条
+    /// (棋例通则: the general's own threats are idle, 帅(将)本身步步叫吃…按闲着处理). So an
+    /// advisor or any other piece that blocks a check, and so makes a new threat, chases (a real
+    /// national-championship cycle charges a chase to an advisor that blocked a check); a threat
+    /// that stood before the check and was only held back by it is not new (参考图19). Source:
+    /// the CXA 2020 rules as published with the rulebook diagrams
+    /// (github.com/ianfab/Fairy-Stockfish/files/8418924/2020.pdf and
+    /// .../8418928/default.pdf, 图13); RULES.md §2 exempts only the general. `true`: every answer
+    /// to a check is idle unless it checks (a looser reading some events use).
     pub answer_to_check_any_piece: bool,
     /// CXA special case: a chasing piece whose capture costs more elsewhere than it wins (it was
     /// the only protector of something, or shielded it on its line) does not chase. The cost is
