@@ -48,12 +48,13 @@ fn main() {
             n.targets
                 .iter()
                 .map(|t| format!(
-                    "{}{}:{}:{}:{:?}",
+                    "{}{}:{}:{}:{:?} ({})",
                     t.piece.char(),
                     t.square,
                     t.how.name(),
                     t.joint,
-                    t.by.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+                    t.by.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                    t.reason
                 ))
                 .collect::<Vec<_>>()
         );

@@ -386,3 +386,33 @@ fn answers_to_a_check_general_idle_other_pieces_chase() {
     // (A threat that stood before the check and was only held back by it is not made by the
     // block: tests/rules.rs, a_threat_freed_by_blocking_a_check_is_idle, 参考图19.)
 }
+
+/// Each chase target says what made it a chase (issue 16): what is won, how, and why it is new.
+#[test]
+fn a_chase_target_says_why_it_is_a_chase() {
+    // The rook a1 to c1 attacks the unprotected horse c4.
+    let n = cxa_judged("4k4/9/9/9/9/2n6/9/9/R8/3K5 w", "a1c1");
+    assert_eq!(n.kind, NatureKind::Chase);
+    let r = &n.targets[0].reason;
+    assert!(r.contains("wins the horse"), "{r}");
+    assert!(r.contains("by a capture"), "{r}");
+    assert!(r.contains("new: the moved piece makes the attack"), "{r}");
+    // A discovered attack: the advisor blocking a check opens the rook's rank.
+    let n = cxa_judged("3ak4/9/5r3/9/9/9/9/9/R3A3n/5K3 w", "e1f2");
+    let r = &n.targets[0].reason;
+    assert!(r.contains("new: the move opens the attack"), "{r}");
+    // The reason is in the adjudication report's JSON too.
+    let start = Position::from_fen("4k4/9/9/9/9/2n6/9/9/R8/3K5 w").unwrap();
+    let report = adjudicate::adjudicate(
+        &start,
+        &[Move::parse_iccs("a1c1").unwrap()],
+        &Profile::cxa(),
+    )
+    .unwrap();
+    let json = serde_json::to_value(&report).unwrap();
+    assert!(
+        json["moves"][0]["targets"][0]["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("wins the horse"))
+    );
+}

@@ -176,6 +176,8 @@ pub struct ChaseTarget {
     pub how: WinHow,
     /// The chaser's pieces taking part (the capturer first).
     pub by: Vec<Square>,
+    /// What made it a chase, in a short sentence: what is won, how, and why the threat is new.
+    pub reason: String,
 }
 
 /// The nature of one move, judged on the position after it.

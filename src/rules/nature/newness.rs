@@ -146,6 +146,12 @@ impl Analyzer<'_> {
             }
             let new_attacker =
                 self.profile.new_attacker_is_new && (t.capturers - old_capturers).any();
+            // Why the threat is new (for the target's reason).
+            let mut why = if !old_rel {
+                NewBecause::NoThreatBefore
+            } else {
+                NewBecause::NewAttacker
+            };
             if old_rel && !new_attacker {
                 // The threat as such existed. It is new only if it could not really be carried
                 // out before (the capture lost something elsewhere) and the moved piece takes part.
@@ -160,12 +166,18 @@ impl Analyzer<'_> {
                     let Some(joint) = self.strengthens_threat(&q1, t, old_level, moved_to)? else {
                         continue;
                     };
+                    why = NewBecause::MadeReal;
                     let mut p = self.participants(&q1, t)?;
                     if joint && !p.contains(&moved_to) {
                         p.push(moved_to);
                     }
                     parts = Some(p);
                 } else {
+                    why = if old_abs {
+                        NewBecause::NewAttacker
+                    } else {
+                        NewBecause::MadeReal
+                    };
                     let mut p = self.participants(&q1, t)?;
                     if !p.contains(&moved_to) {
                         let parry = match self.stops_parry(&q1, t, &p, moved_to)? {
@@ -233,6 +245,7 @@ impl Analyzer<'_> {
                             joint: false,
                             how: t.how,
                             by: vec![c],
+                            reason: String::new(),
                         },
                     )
                 };
@@ -249,12 +262,14 @@ impl Analyzer<'_> {
             } else {
                 parts
             };
+            let reason = self.chase_reason(&q1, t, &parts, m, why);
             targets.push(ChaseTarget {
                 square: t.square,
                 piece: t.piece,
                 joint: parts.len() >= 2,
                 how: t.how,
                 by: parts,
+                reason,
             });
         }
         Ok(targets)
@@ -497,5 +512,70 @@ impl Analyzer<'_> {
                 > 0
         };
         bears(q1, m.to) && !bears(before, m.from)
+    }
+}
+
+/// Why a threat after the move is new (RULES.md §2.2), for [`ChaseTarget::reason`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum NewBecause {
+    /// No threat on the piece stood before the move.
+    NoThreatBefore,
+    /// The threat stood, but a piece that did not bear on the target joins it.
+    NewAttacker,
+    /// The threat stood but could not really be carried out (it cost more elsewhere than it
+    /// won, lost to mate, or was answered by a win-back by checks), and the move makes it real.
+    MadeReal,
+}
+
+impl Analyzer<'_> {
+    /// The short reason of a chase target: what is won, how, and why the threat is new, in
+    /// words that name pieces, not squares (so that a mirrored board reads the same).
+    pub(super) fn chase_reason(
+        &self,
+        q: &Position,
+        t: &Threat,
+        parts: &[Square],
+        m: Move,
+        why: NewBecause,
+    ) -> String {
+        let name = |p: Piece| match p.role {
+            Role::Rook => "rook",
+            Role::Horse => "horse",
+            Role::Cannon => "cannon",
+            Role::Advisor => "advisor",
+            Role::Elephant => "elephant",
+            Role::Pawn => "crossed pawn",
+            Role::King => "general",
+        };
+        let by: Vec<&str> = parts
+            .iter()
+            .filter_map(|&s| q.piece_at(s).map(name))
+            .collect();
+        let won = format!(
+            "wins the {} ({})",
+            name(t.piece),
+            self.scalar(self.mat(t.piece))
+        );
+        let how = match t.how {
+            WinHow::Capture => "by a capture no real protector answers".to_string(),
+            WinHow::Exchange if t.follow.any() => {
+                "in two steps: the capture, then a second piece after the recapture".to_string()
+            }
+            WinHow::Exchange => "by the whole exchange on its square, netting material".to_string(),
+            WinHow::Checks => "by a series of checks ending in its capture".to_string(),
+        };
+        let moved_takes_part = parts.contains(&m.to);
+        let new = match why {
+            NewBecause::NoThreatBefore if moved_takes_part => {
+                "new: the moved piece makes the attack"
+            }
+            NewBecause::NoThreatBefore => "new: the move opens the attack (no threat before it)",
+            NewBecause::NewAttacker => "new: a piece joins the attack",
+            NewBecause::MadeReal => {
+                "new: before the move the capture could not really be made, now it can"
+            }
+        };
+        let joint = if parts.len() >= 2 { "jointly " } else { "" };
+        format!("{won} {how}, {joint}by {}; {new}", by.join(" + "))
     }
 }
