@@ -416,3 +416,41 @@ fn a_chase_target_says_why_it_is_a_chase() {
             .is_some_and(|r| r.starts_with("wins the horse"))
     );
 }
+
+/// The chase of the target on `square` in the last move's nature, or a panic naming the nature.
+fn target<'a>(n: &'a MoveNature, square: &str) -> &'a xiangqi_arbiter::rules::ChaseTarget {
+    n.targets
+        .iter()
+        .find(|t| t.square.to_string() == square)
+        .unwrap_or_else(|| panic!("{square} not chased: {n:?}"))
+}
+
+/// Joint chase (联合捉, issue 16 item 1): joint when taking away any one participant makes the
+/// win disappear, on every board orientation.
+#[test]
+fn joint_chase_needs_every_participant() {
+    let joint = |fen: &str, mv: &str, sq: &str| {
+        let n = cxa_judged(fen, mv);
+        assert_eq!(n.kind, NatureKind::Chase, "{fen} {mv}: {n:?}");
+        assert!(target(&n, sq).joint, "{fen} {mv}: {n:?}");
+        n
+    };
+    // Two cannons: the cannon b4 steps in front of the cannon a2 as its screen against the
+    // unprotected horse a7; neither cannon wins it alone.
+    let n = joint("3akab2/9/n8/9/9/1C2P4/9/C8/9/3AKA3 w", "b4a4", "a7");
+    assert_eq!(target(&n, "a7").by.len(), 2);
+    // A horse moved in as the cannon's screen.
+    joint("4k4/9/9/9/C3n4/9/1N7/9/9/3K5 w", "b3c5", "e5");
+    // An under-protected horse: the cannon joins the rook against a horse protected once.
+    joint("4k4/9/9/4p4/R3n4/9/4P4/9/8C/3K5 w", "i1e1", "e5");
+    // Pinning the only protector: the cannon pins the elephant that protects e7.
+    joint("2bak4/4a4/4b4/9/1C2R4/9/9/9/9/4K4 w", "b5b9", "e7");
+    // A pawn and a rook against a horse protected by a pawn.
+    joint("4k4/9/9/2p6/2n6/2P6/9/9/R8/5K3 w", "a1a5", "c5");
+    // Not joint: a rook moved in front of the cannon wins the horse by itself.
+    let n = cxa_judged("3akab2/9/n8/9/9/1R2P4/9/C8/9/3AKA3 w", "b4a4");
+    assert!(!target(&n, "a7").joint, "{n:?}");
+    // Not joint: a cannon over a screen that stood there (its own pawn) chases alone (图26).
+    let n = cxa_judged("4k4/9/9/9/2P1n4/9/C8/9/9/3K5 w", "a3a5");
+    assert!(!target(&n, "e5").joint, "{n:?}");
+}

@@ -262,6 +262,29 @@ impl Analyzer<'_> {
             } else {
                 parts
             };
+            // A screen the move brings in acts with its cannon (联合捉: two cannons, a rook or
+            // a horse moved in front of a cannon): taken away, the cannon's capture is gone, so
+            // the chase is joint unless another piece wins the target without it (every piece
+            // that can start a winning capture is a cannon over that screen). A screen that
+            // stood there is part of the board, not a chaser (图26: the cannon attacking the
+            // rook over its own elephant chases alone).
+            let mut parts = parts;
+            let screened = |c: Square| {
+                q1.piece_at(c).is_some_and(|p| p.role == Role::Cannon)
+                    && attacks::between(c, t.square).contains(moved_to)
+            };
+            if t.how != WinHow::Checks
+                && t.follow.is_empty()
+                && !parts.contains(&moved_to)
+                && t.capturers.any()
+                && t.capturers.into_iter().all(screened)
+                && screened(t.first.from)
+            {
+                if !parts.contains(&t.first.from) {
+                    parts.insert(0, t.first.from);
+                }
+                parts.push(moved_to);
+            }
             let reason = self.chase_reason(&q1, t, &parts, m, why);
             targets.push(ChaseTarget {
                 square: t.square,
