@@ -454,3 +454,92 @@ fn joint_chase_needs_every_participant() {
     let n = cxa_judged("4k4/9/9/9/2P1n4/9/C8/9/9/3K5 w", "a3a5");
     assert!(!target(&n, "e5").joint, "{n:?}");
 }
+
+/// Newness (从捉到捉 versus a new threat, issue 16 item 2): a threat that goes on with the same
+/// gain is idle; one the move makes, opens, or turns from unprofitable into profitable is new.
+#[test]
+fn newness_new_or_continued() {
+    let kind = |fen: &str, mv: &str| cxa_judged(fen, mv).kind;
+    // The rook moves on along the rank and keeps attacking the same unprotected horse: idle.
+    assert_eq!(
+        kind("4k4/9/9/9/R3n4/9/9/9/9/3K5 w", "a5b5"),
+        NatureKind::Idle
+    );
+    // The cannon slides behind its screen, keeping the same attack: idle.
+    assert_eq!(
+        kind("4k4/9/9/9/C1P1n4/9/9/9/9/3K5 w", "a5b5"),
+        NatureKind::Idle
+    );
+    // The horse steps off the rook's rank: a discovered attack on the cannon is new.
+    let n = cxa_judged("4k4/9/9/9/RN2c4/9/9/9/9/3K5 w", "b5c3");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert!(target(&n, "e5").reason.contains("opens the attack"));
+    // The horse goes to c6 and becomes a second screen of the black cannon c8, which so no
+    // longer protects the horse c5: the rook's capture, unprofitable before, now wins.
+    let n = cxa_judged("4k4/2c6/2n6/9/R1n6/3N5/9/9/9/3K5 w", "d4c6");
+    assert_eq!(n.kind, NatureKind::Chase);
+    target(&n, "c5");
+    // A second piece joins the attack on a horse the rook already attacked: new.
+    let n = cxa_judged("3ak4/9/9/9/R3n4/9/4P4/9/8C/3AK4 w", "i1e1");
+    assert_eq!(n.kind, NatureKind::Chase);
+    assert!(target(&n, "e5").reason.contains("joins"));
+}
+
+/// Pawn and general (issue 16 item 3, CXA): a pawn or the general attacking by itself is idle;
+/// a pawn's or the general's move that lets another piece win material is that piece's chase.
+#[test]
+fn pawn_and_general_alone_are_idle_but_their_moves_can_make_chases() {
+    // A crossed pawn steps next to an unprotected horse: idle.
+    let n = cxa_judged("4k4/9/9/3n5/9/3P5/9/9/9/5K3 w", "d4d5");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    // The general steps next to a horse in its palace: idle.
+    let n = cxa_judged("5k3/9/9/9/9/9/9/3n5/4K4/9 w", "e1e2");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    // The crossed pawn b5 steps up and opens the rook a5's rank onto the horse d5: the rook's
+    // chase.
+    let n = cxa_judged("4k4/9/9/9/RP1n5/9/9/9/9/3K5 w", "b5b6");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target(&n, "d5").by.len(), 1);
+    assert_eq!(target(&n, "d5").by[0].to_string(), "a5");
+    // A pawn together with a rook wins a horse protected by a pawn: a (joint) chase.
+    let n = cxa_judged("4k4/9/9/2p6/2n6/2P6/9/9/R8/5K3 w", "a1a5");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    // The general steps off the rank and opens the rook a1 onto the horse i1: the rook's
+    // chase (the general is not in check).
+    let n = cxa_judged("3k5/9/9/9/9/9/9/9/R3K3n/9 w", "e1e0");
+    assert_ne!(n.kind, NatureKind::Idle, "{n:?}");
+}
+
+/// Exchange plus chase (issue 16 item 4): an exchange offer alone is idle (兑); the same offer
+/// that newly threatens another piece is a chase (the heaviest nature wins).
+#[test]
+fn an_exchange_offer_that_also_threatens_is_a_chase() {
+    // The rook a0 to a3 faces the black rook a7 (each protected by a horse): 兑.
+    let n = cxa_judged("1n1ak4/9/r8/9/9/9/9/9/1N7/R2K5 w", "a0a3");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange));
+    // The same offer also attacks the unprotected horse e3 along the rank: a chase of it.
+    let n = cxa_judged("1n1ak4/9/r8/9/9/9/4n4/9/1N7/R2K5 w", "a0a3");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    target(&n, "e3");
+    // The rook i3 to a3 offers the rook exchange and threatens nothing else: idle.
+    let n = cxa_judged("3akab2/9/r8/9/9/4P4/8R/9/1N7/3AKA3 w", "i3a3");
+    assert_eq!(n.idle_kind, Some(IdleKind::Exchange));
+}
+
+/// A protector that chases (issue 16 item 5), by net gain: the chase stands unless carrying
+/// out the capture costs more than it wins.
+#[test]
+fn a_protector_chases_unless_the_capture_costs_more_than_it_wins() {
+    // The rook h5 to c5 attacks the unprotected horse c7 although taking it would cost the
+    // cannon a5 (the black rook a9 then takes it): horse won, cannon lost, an even trade at
+    // worst, not a loss: a chase (参考图27's principle).
+    let n = cxa_judged("r3k4/9/2n6/9/C6R1/9/3P5/9/9/3K5 w", "h5c5");
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    target(&n, "c7");
+    // The cannon d6 to c6 attacks the horse c1, but taking it would uncover the rook a6 to
+    // the black rook f6 (rook for horse, a pin: 图23): the capture costs more than it wins,
+    // idle.
+    let n = cxa_judged("2bakab2/9/9/R2C1r3/2p6/9/9/9/2n6/3K5 w", "d6c6");
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+}
