@@ -33,6 +33,8 @@ pub struct TargetReport {
     pub piece: String,
     pub joint: bool,
     pub how: String,
+    /// What made it a chase (`ChaseTarget::reason`).
+    pub reason: String,
 }
 
 /// The whole report.
@@ -134,6 +136,7 @@ pub fn adjudicate(
                     piece: t.piece.char().to_string(),
                     joint: t.joint,
                     how: t.how.name().to_string(),
+                    reason: t.reason.clone(),
                 })
                 .collect(),
             capture: n.capture.map(|p| p.char().to_string()),
