@@ -78,6 +78,11 @@ enum Command {
         /// A JSON settings file (every field of the profile). Overrides --rules.
         #[arg(long)]
         settings: Option<PathBuf>,
+        /// Tournament overlay (an event's regulation, off by default): a drawn cycle within the
+        /// first 25 moves (the profile's overlay_moves) of a game from the initial array means
+        /// Red must vary.
+        #[arg(long)]
+        overlay: bool,
         /// One JSON object per reported game per line (the summary goes to stderr).
         #[arg(long)]
         json: bool,
@@ -113,6 +118,11 @@ enum Command {
         /// the CXA profile). Overrides --rules.
         #[arg(long)]
         settings: Option<std::path::PathBuf>,
+        /// Tournament overlay (an event's regulation, off by default): a drawn cycle within the
+        /// first 25 moves (the profile's overlay_moves) of a game from the initial array means
+        /// Red must vary.
+        #[arg(long)]
+        overlay: bool,
         /// One JSON object instead of the text table.
         #[arg(long)]
         json: bool,
@@ -496,6 +506,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Screen {
             rules,
             settings,
+            overlay,
             json,
             draws,
             all,
@@ -504,7 +515,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             paths,
         } => {
             use xiangqi_arbiter::rules::screen::{ScreenOptions, screen};
-            let profile = load_profile(&rules, settings.as_deref())?;
+            let mut profile = load_profile(&rules, settings.as_deref())?;
+            profile.tournament_overlay |= overlay;
             let limit = match limit_profile {
                 None => None,
                 Some(name) => Some(ClaimOptions {
@@ -544,6 +556,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             game,
             rules,
             settings,
+            overlay,
             json,
             fen,
             moves,
@@ -551,7 +564,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             limit_profile,
         } => {
             use xiangqi_arbiter::rules::adjudicate;
-            let profile = load_profile(&rules, settings.as_deref())?;
+            let mut profile = load_profile(&rules, settings.as_deref())?;
+            profile.tournament_overlay |= overlay;
             let (start, line) = match path {
                 Some(path) => {
                     let loaded = load_record(&path, game)?;

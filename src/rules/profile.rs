@@ -218,7 +218,11 @@ pub struct Profile {
     pub ruling_occurrence: u32,
     /// Tournament overlay: within the first `overlay_moves` moves (回合) of a game played from the
     /// initial array, a cycle whose verdict would be a draw is instead "Red must vary". Rulebook
-    /// diagrams (games set up from another position) are never affected. On for CXA events.
+    /// diagrams (games set up from another position) are never affected. This is an event's
+    /// regulation (for example the 2020 national individual championship: no draw offers within
+    /// 25 moves, and a drawn cycle there means Red must vary), not a rule of the CXA rulebook:
+    /// off in both built-in profiles, on through an event file (`events/`, [`crate::rules::event`])
+    /// or `--overlay`.
     pub tournament_overlay: bool,
     /// Moves (回合) covered by the tournament overlay (default 25).
     pub overlay_moves: u32,
@@ -268,7 +272,7 @@ impl Profile {
             check_chase_mix_allowed: false,
             single_vs_joint: true,
             ruling_occurrence: 3,
-            tournament_overlay: true,
+            tournament_overlay: false,
             overlay_moves: 25,
         }
     }
@@ -282,7 +286,6 @@ impl Profile {
             chase_needs_same_target: true,
             check_chase_mix_allowed: true,
             single_vs_joint: false,
-            tournament_overlay: false,
             capturer_duties: false,
             check_may_chase: true,
             mate_threat_may_chase: true,
