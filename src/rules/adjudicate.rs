@@ -231,10 +231,13 @@ impl Report {
         for c in &self.cycles {
             let _ = writeln!(
                 out,
-                "\ncycle plies {}-{} (occurrence {}):\n  red:   {} {} [{}]\n  black: {} {} [{}]\n  verdict: {}\n  {}\n  {}",
+                "\ncycle plies {}-{} (occurrence {}: {} along the loop, {} visits; counted {}):\n  red:   {} {} [{}]\n  black: {} {} [{}]\n  verdict: {}\n  {}\n  {}",
                 c.start_ply,
                 c.end_ply,
                 c.occurrences,
+                c.loop_occurrences,
+                c.visits,
+                c.counting.name(),
                 c.red.name,
                 c.red.pattern,
                 c.red.natures.join(" "),

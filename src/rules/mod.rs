@@ -26,5 +26,5 @@ pub use nature::{
     Analyzer, ChaseTarget, IdleKind, IllegalMove, MoveNature, NatureKind, WinHow, classify_line,
     try_classify_line,
 };
-pub use profile::{PieceValues, Profile, VerdictTable};
+pub use profile::{OccurrenceCounting, PieceValues, Profile, VerdictTable};
 pub use repetition::{Cycle, SidePattern, Verdict, final_verdict, find_cycles};

@@ -15,6 +15,36 @@ pub enum VerdictTable {
     Axf,
 }
 
+/// How the occurrences of a repeated position are counted toward the ruling (RULES.md §3, "when
+/// to rule").
+///
+/// The rulebook rules when "双方走棋出现循环反复三次" (the moves of both sides go round the
+/// cycle again and again, three times: 《象棋竞赛规则》, chapter on 和棋, "符合棋例中不变作和的
+/// 有关规定"; and in the arbiter's part on 待判局面: "在对局中出现双方着法循环反复三次，一方棋手
+/// 要求裁决，称为待判局面"). What repeats is the loop of moves, not the position alone: a position
+/// that stood on the board earlier, reached by another route, is no turn of the loop. Hence the
+/// default [`OccurrenceCounting::AlongLoop`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OccurrenceCounting {
+    /// Only the consecutive turns of the loop count: the position at the end of the cycle and
+    /// its earlier stands one, two ... loop lengths back, as long as every position in between
+    /// repeated the loop (the default, following the rulebook's 着法循环反复).
+    #[default]
+    AlongLoop,
+    /// Every time the position stood on the board counts, by whatever route it was reached.
+    EveryVisit,
+}
+
+impl OccurrenceCounting {
+    pub fn name(self) -> &'static str {
+        match self {
+            OccurrenceCounting::AlongLoop => "along_loop",
+            OccurrenceCounting::EveryVisit => "every_visit",
+        }
+    }
+}
+
 /// Piece values for deciding whether a line wins material (RULES.md §1). Only the ratios matter:
 /// rook = 2 × horse = 2 × cannon, advisor = elephant. A crossed pawn "floats": it is counted
 /// apart from the pieces, so that one pawn for a piece, or a piece for several pawns, is never a gain.
@@ -216,6 +246,9 @@ pub struct Profile {
     /// The occurrence at which the rulebook rules (default 3: three cycles). The verdict is shown
     /// from the first repetition, with the occurrence count.
     pub ruling_occurrence: u32,
+    /// How occurrences are counted toward `ruling_occurrence` (default: along the loop only; see
+    /// [`OccurrenceCounting`] for the rulebook's words). Cycles report both counts.
+    pub occurrence_counting: OccurrenceCounting,
     /// Tournament overlay: within the first `overlay_moves` moves (回合) of a game played from the
     /// initial array, a cycle whose verdict would be a draw is instead "Red must vary". Rulebook
     /// diagrams (games set up from another position) are never affected. This is an event's
@@ -272,6 +305,7 @@ impl Profile {
             check_chase_mix_allowed: false,
             single_vs_joint: true,
             ruling_occurrence: 3,
+            occurrence_counting: OccurrenceCounting::AlongLoop,
             tournament_overlay: false,
             overlay_moves: 25,
         }

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::position::Position;
 use crate::rules::nature::{MoveNature, NatureKind};
-use crate::rules::profile::{Profile, VerdictTable};
+use crate::rules::profile::{OccurrenceCounting, Profile, VerdictTable};
 use crate::types::{Color, Move, Square};
 
 /// The ruling on a cycle.
@@ -66,8 +66,17 @@ pub struct Cycle {
     pub start_ply: usize,
     /// Ply at which the episode's last repetition stands.
     pub end_ply: usize,
-    /// How many times the position at `end_ply` has stood on the board (2 = first repetition).
+    /// The occurrence count the ruling goes by (2 = first repetition): `loop_occurrences` or
+    /// `visits`, as the profile's `occurrence_counting` says.
     pub occurrences: u32,
+    /// How many times the position at `end_ply` has stood there along the loop: the end of the
+    /// cycle and its stands one, two ... loop lengths back within this episode (consecutive
+    /// repetitions of the cycle).
+    pub loop_occurrences: u32,
+    /// How many times the position at `end_ply` has stood on the board, by any route.
+    pub visits: u32,
+    /// Which count `occurrences` is: `along_loop` or `every_visit`.
+    pub counting: OccurrenceCounting,
     pub red: SidePattern,
     pub black: SidePattern,
     pub verdict: Verdict,
@@ -411,7 +420,12 @@ pub fn find_cycles(
     episodes
         .into_iter()
         .map(|(start_ply, end_ply, len)| {
-            let occurrences = keys[..=end_ply].iter().filter(|&&k| k == keys[end_ply]).count() as u32;
+            let visits = keys[..=end_ply].iter().filter(|&&k| k == keys[end_ply]).count() as u32;
+            let loop_occurrences = ((end_ply - start_ply) / len) as u32 + 1;
+            let occurrences = match profile.occurrence_counting {
+                OccurrenceCounting::AlongLoop => loop_occurrences,
+                OccurrenceCounting::EveryVisit => visits,
+            };
             let window = &natures[end_ply - len..end_ply];
             let opp: Vec<(usize, Move)> = window.iter().enumerate().map(|(i, n)| (i, n.mv)).collect();
             let red = facts(Color::Red, window, &opp, profile);
@@ -443,10 +457,29 @@ pub fn find_cycles(
                 profile.ruling_occurrence,
                 if due { ": ruling applies" } else { "" }
             );
+            if loop_occurrences != visits {
+                zh = format!(
+                    "{zh}（沿循环第{loop_occurrences}次，局面共出现{visits}次；按{}计）",
+                    match profile.occurrence_counting {
+                        OccurrenceCounting::AlongLoop => "循环",
+                        OccurrenceCounting::EveryVisit => "局面出现",
+                    }
+                );
+                en = format!(
+                    "{en} ({loop_occurrences} along the loop, {visits} visits of the position; counted {})",
+                    match profile.occurrence_counting {
+                        OccurrenceCounting::AlongLoop => "along the loop",
+                        OccurrenceCounting::EveryVisit => "by every visit",
+                    }
+                );
+            }
             Cycle {
                 start_ply,
                 end_ply,
                 occurrences,
+                loop_occurrences,
+                visits,
+                counting: profile.occurrence_counting,
                 red: side_pattern(Color::Red, window, &red),
                 black: side_pattern(Color::Black, window, &black),
                 verdict,

@@ -169,11 +169,13 @@ impl GameScreen {
                 Verdict::None => "none",
             };
             out.push_str(&format!(
-                "{head}: plies {}-{}, occurrence {}{}: Red {} ({}), Black {} ({}): {verdict}\n    \
-                 loop: {}\n    {}\n    {}\n",
+                "{head}: plies {}-{}, occurrence {} ({} along the loop, {} visits){}: Red {} ({}), \
+                 Black {} ({}): {verdict}\n    loop: {}\n    {}\n    {}\n",
                 c.start_ply + 1,
                 c.end_ply,
                 c.occurrences,
+                c.loop_occurrences,
+                c.visits,
                 if i.ruling_due { ", ruling due" } else { "" },
                 c.red.name,
                 c.red.pattern,
