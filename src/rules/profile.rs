@@ -240,6 +240,18 @@ pub struct Profile {
     pub chase_needs_same_target: bool,
     /// AXF: a pattern mixing checks and chases (一将一捉) is allowed.
     pub check_chase_mix_allowed: bool,
+    /// AXF: chases by the general or a pawn are allowed: a chase target whose every chasing
+    /// piece (the capturer and the pieces taking part) is a general or a pawn does not count
+    /// toward a perpetual chase (RULES.md §3, AXF differences; AXF diagrams 67-70, and 71-75 for
+    /// the joint chases that still count). CXA: `false` (there the general or a pawn attacking
+    /// by itself is idle already, `king_pawn_alone_idle`).
+    pub king_pawn_chase_allowed: bool,
+    /// AXF: chasing a protected piece is allowed: a target won only by an exchange on its
+    /// square (`WinHow::Exchange`) counts toward a perpetual chase only when the capturer is
+    /// worth less than the target, as a horse or cannon on a rook, which is forbidden whether
+    /// or not the rook is protected (RULES.md §3, AXF differences; AXF diagrams 29, 31, 87 and
+    /// 89). CXA: `false` (a chase of an under-protected piece counts, RULES.md §2.3).
+    pub protected_chase_allowed: bool,
     /// CXA: when both sides' patterns are forbidden, a side whose every move is a chase by a single
     /// piece must vary against a side with at least one joint chase.
     pub single_vs_joint: bool,
@@ -304,6 +316,8 @@ impl Profile {
             chase_needs_same_target: false,
             check_chase_mix_allowed: false,
             single_vs_joint: true,
+            king_pawn_chase_allowed: false,
+            protected_chase_allowed: false,
             ruling_occurrence: 3,
             occurrence_counting: OccurrenceCounting::AlongLoop,
             tournament_overlay: false,
@@ -320,6 +334,8 @@ impl Profile {
             chase_needs_same_target: true,
             check_chase_mix_allowed: true,
             single_vs_joint: false,
+            king_pawn_chase_allowed: true,
+            protected_chase_allowed: true,
             capturer_duties: false,
             check_may_chase: true,
             mate_threat_may_chase: true,
