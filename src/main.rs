@@ -78,6 +78,14 @@ enum Command {
         /// A JSON settings file (every field of the profile). Overrides --rules.
         #[arg(long)]
         settings: Option<PathBuf>,
+        /// An event file (events/*.json): the event's rules profile, tournament overlay,
+        /// occurrence counting and natural move limit. Overrides --rules.
+        #[arg(long, conflicts_with = "settings")]
+        event: Option<PathBuf>,
+        /// The event's time control whose natural move limit applies (slow, rapid, armageddon
+        /// ...; default: the event's default).
+        #[arg(long, requires = "event")]
+        time_control: Option<String>,
         /// Tournament overlay (an event's regulation, off by default): a drawn cycle within the
         /// first 25 moves (the profile's overlay_moves) of a game from the initial array means
         /// Red must vary.
@@ -118,6 +126,14 @@ enum Command {
         /// the CXA profile). Overrides --rules.
         #[arg(long)]
         settings: Option<std::path::PathBuf>,
+        /// An event file (events/*.json): the event's rules profile, tournament overlay,
+        /// occurrence counting and natural move limit. Overrides --rules.
+        #[arg(long, conflicts_with = "settings")]
+        event: Option<PathBuf>,
+        /// The event's time control whose natural move limit applies (slow, rapid, armageddon
+        /// ...; default: the event's default).
+        #[arg(long, requires = "event")]
+        time_control: Option<String>,
         /// Tournament overlay (an event's regulation, off by default): a drawn cycle within the
         /// first 25 moves (the profile's overlay_moves) of a game from the initial array means
         /// Red must vary.
@@ -135,9 +151,10 @@ enum Command {
         /// Plies played when the natural move limit status is taken (default: the whole game).
         #[arg(long)]
         at: Option<u32>,
-        /// The natural move limit profile of the event: slow (60/30/10), rapid (50/25/8), amateur40.
-        #[arg(long, default_value = "slow")]
-        limit_profile: String,
+        /// The natural move limit profile: slow (60/30/10, the default, or the event's time
+        /// control with --event), rapid (50/25/8), amateur40.
+        #[arg(long)]
+        limit_profile: Option<String>,
     },
     /// List the legal moves of a position in a notation.
     Moves {
@@ -190,9 +207,17 @@ enum Command {
         /// The side that claims the draw.
         #[arg(long, value_parser = parse_color)]
         claimant: Color,
-        /// The event's rule: slow (60/30/10), rapid (50/25/8), armageddon (= rapid), amateur40.
-        #[arg(long, default_value = "slow")]
-        profile: String,
+        /// The event's rule: slow (60/30/10, the default), rapid (50/25/8), armageddon (= rapid),
+        /// amateur40.
+        #[arg(long, conflicts_with = "event")]
+        profile: Option<String>,
+        /// An event file (events/*.json): the rules profile and the natural move limit of its
+        /// time control.
+        #[arg(long, conflicts_with = "settings")]
+        event: Option<PathBuf>,
+        /// The event's time control (slow, rapid, armageddon ...; default: the event's default).
+        #[arg(long, requires = "event")]
+        time_control: Option<String>,
         /// An event settings file (JSON: base, name, moves, attack_cap, check_cap, refuse_attackers,
         /// counting), applied over --profile.
         #[arg(long)]
@@ -355,6 +380,21 @@ fn load_profile(
     }
 }
 
+/// Reads an `--event` file.
+fn load_event(path: &std::path::Path) -> Result<xiangqi_arbiter::rules::event::Event, Failure> {
+    xiangqi_arbiter::rules::event::Event::load(path).map_err(|e| Failure {
+        code: if e.unreadable { 2 } else { 1 },
+        message: e.to_string(),
+    })
+}
+
+fn event_failure(e: xiangqi_arbiter::rules::event::EventError) -> Failure {
+    Failure {
+        code: 2,
+        message: e.to_string(),
+    }
+}
+
 fn parse_fen(fen: &str) -> Result<Position, Failure> {
     Position::from_fen(fen).map_err(|e| invalid(format!("invalid FEN '{}': {e}", shorten(fen))))
 }
@@ -506,6 +546,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Screen {
             rules,
             settings,
+            event,
+            time_control,
             overlay,
             json,
             draws,
@@ -515,10 +557,22 @@ fn run(cli: Cli) -> Result<(), Failure> {
             paths,
         } => {
             use xiangqi_arbiter::rules::screen::{ScreenOptions, screen};
-            let mut profile = load_profile(&rules, settings.as_deref())?;
+            let event = event.as_deref().map(load_event).transpose()?;
+            let mut profile = match &event {
+                Some(e) => e.rules().clone(),
+                None => load_profile(&rules, settings.as_deref())?,
+            };
             profile.tournament_overlay |= overlay;
+            let event_limit = match (&event, &time_control) {
+                (Some(e), Some(tc)) => Some(e.time_control(Some(tc)).map_err(event_failure)?),
+                _ => None,
+            };
             let limit = match limit_profile {
-                None => None,
+                None => event_limit.map(|tc| ClaimOptions {
+                    profile: tc.limit.clone(),
+                    rules: profile.clone(),
+                    ..ClaimOptions::default()
+                }),
                 Some(name) => Some(ClaimOptions {
                     profile: LimitProfile::by_name(&name).ok_or_else(|| Failure {
                         code: 2,
@@ -536,6 +590,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 all,
                 json,
                 limit,
+                draw_offer_within: event.as_ref().and_then(|e| e.no_draw_offer_within),
             };
             let pool = thread_pool(threads)?;
             let mut out = std::io::BufWriter::new(std::io::stdout());
@@ -556,6 +611,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             game,
             rules,
             settings,
+            event,
+            time_control,
             overlay,
             json,
             fen,
@@ -564,34 +621,52 @@ fn run(cli: Cli) -> Result<(), Failure> {
             limit_profile,
         } => {
             use xiangqi_arbiter::rules::adjudicate;
-            let mut profile = load_profile(&rules, settings.as_deref())?;
+            let event = event.as_deref().map(load_event).transpose()?;
+            let mut profile = match &event {
+                Some(e) => e.rules().clone(),
+                None => load_profile(&rules, settings.as_deref())?,
+            };
             profile.tournament_overlay |= overlay;
-            let (start, line) = match path {
+            let (start, line, result) = match path {
                 Some(path) => {
                     let loaded = load_record(&path, game)?;
-                    (loaded.start, loaded.moves)
+                    (loaded.start, loaded.moves, loaded.result)
                 }
                 None => {
                     let start = parse_fen(fen.as_deref().unwrap_or(START_FEN))?;
                     let line = adjudicate::parse_iccs_line(&start, moves.as_deref().unwrap_or(""))
                         .map_err(invalid)?;
-                    (start, line)
+                    (start, line, None)
+                }
+            };
+            let limit = match (&limit_profile, &event) {
+                (None, Some(e)) => e
+                    .time_control(time_control.as_deref())
+                    .map_err(event_failure)?
+                    .limit
+                    .clone(),
+                _ => {
+                    let name = limit_profile.as_deref().unwrap_or("slow");
+                    LimitProfile::by_name(name).ok_or_else(|| Failure {
+                        code: 2,
+                        message: format!(
+                            "unknown limit profile '{name}' (expected slow, rapid or amateur40)"
+                        ),
+                    })?
                 }
             };
             let limit_options = ClaimOptions {
-                profile: LimitProfile::by_name(&limit_profile).ok_or_else(|| Failure {
-                    code: 2,
-                    message: format!(
-                        "unknown limit profile '{limit_profile}' (expected slow, rapid or amateur40)"
-                    ),
-                })?,
+                profile: limit,
                 rules: profile.clone(),
                 ..ClaimOptions::default()
             };
-            let report = adjudicate::adjudicate(&start, &line, &profile)
+            let mut report = adjudicate::adjudicate(&start, &line, &profile)
                 .map_err(|e| invalid(e.to_string()))?
                 .with_natural_limit(&start, &line, at, &limit_options)
                 .map_err(|e| invalid(e.to_string()))?;
+            if let Some(e) = &event {
+                report = report.with_event(e, result, &start);
+            }
             if json {
                 outln!("{}", report.to_json());
             } else {
@@ -663,6 +738,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             moves,
             claimant,
             profile,
+            event,
+            time_control,
             settings,
             limit: limit_n,
             attack_cap,
@@ -674,19 +751,43 @@ fn run(cli: Cli) -> Result<(), Failure> {
             svg: svg_file,
             rules,
         } => {
-            let rules =
-                xiangqi_arbiter::rules::Profile::by_name(&rules).ok_or_else(|| Failure {
-                    code: 2,
-                    message: format!("unknown rules '{rules}' (expected cxa or axf)"),
-                })?;
+            let event = event.as_deref().map(load_event).transpose()?;
+            let rules = match &event {
+                Some(e) => e.rules().clone(),
+                None => {
+                    xiangqi_arbiter::rules::Profile::by_name(&rules).ok_or_else(|| Failure {
+                        code: 2,
+                        message: format!("unknown rules '{rules}' (expected cxa or axf)"),
+                    })?
+                }
+            };
             let line = load_line(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
-            let (profile, counting) = limit_profile(
-                &profile,
-                settings.as_deref(),
-                limit_n,
-                attack_cap,
-                check_cap,
-            )?;
+            let (profile, counting) = match &event {
+                Some(e) => {
+                    let tc = e
+                        .time_control(time_control.as_deref())
+                        .map_err(event_failure)?;
+                    let mut p = tc.limit.clone();
+                    if let Some(n) = limit_n {
+                        p.moves = n;
+                    }
+                    if let Some(Cap(c)) = attack_cap {
+                        p.attack_cap = c;
+                    }
+                    if let Some(Cap(c)) = check_cap {
+                        p.check_cap = c;
+                    }
+                    p.validate().map_err(|e| invalid(e.to_string()))?;
+                    (p, Some(tc.counting))
+                }
+                None => limit_profile(
+                    profile.as_deref().unwrap_or("slow"),
+                    settings.as_deref(),
+                    limit_n,
+                    attack_cap,
+                    check_cap,
+                )?,
+            };
             let at = at.unwrap_or(line.moves.len() as u32);
             let options = ClaimOptions {
                 profile,
@@ -730,6 +831,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
 struct LoadedLine {
     start: Position,
     moves: Vec<Move>,
+    /// The record's result, if it is a record.
+    result: Option<xiangqi_arbiter::record::game::GameResult>,
 }
 
 fn load_line(
@@ -749,7 +852,11 @@ fn load_line(
         Some(text) => parse_iccs_line(&start, text)?,
         None => Vec::new(),
     };
-    Ok(LoadedLine { start, moves })
+    Ok(LoadedLine {
+        start,
+        moves,
+        result: None,
+    })
 }
 
 fn load_record(path: &std::path::Path, game: usize) -> Result<LoadedLine, Failure> {
@@ -764,6 +871,7 @@ fn load_record(path: &std::path::Path, game: usize) -> Result<LoadedLine, Failur
     Ok(LoadedLine {
         start: entry.game.start,
         moves: entry.game.main_moves(),
+        result: entry.game.result,
     })
 }
 

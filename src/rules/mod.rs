@@ -15,6 +15,7 @@
 //! ```
 
 pub mod adjudicate;
+pub mod event;
 pub mod limit;
 pub mod nature;
 pub mod profile;
