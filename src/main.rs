@@ -80,6 +80,19 @@ enum Command {
         /// A JSON settings file (every field of the profile). Overrides --rules.
         #[arg(long)]
         settings: Option<PathBuf>,
+        /// An event file (events/*.json): the event's rules profile, tournament overlay,
+        /// occurrence counting and natural move limit. Overrides --rules.
+        #[arg(long, conflicts_with = "settings")]
+        event: Option<PathBuf>,
+        /// The event's time control whose natural move limit applies (slow, rapid, armageddon
+        /// ...; default: the event's default).
+        #[arg(long, requires = "event")]
+        time_control: Option<String>,
+        /// Tournament overlay (an event's regulation, off by default): a drawn cycle within the
+        /// first 25 moves (the profile's overlay_moves) of a game from the initial array means
+        /// Red must vary.
+        #[arg(long)]
+        overlay: bool,
         /// One JSON object per reported game per line (the summary goes to stderr).
         #[arg(long)]
         json: bool,
@@ -115,6 +128,19 @@ enum Command {
         /// the CXA profile). Overrides --rules.
         #[arg(long)]
         settings: Option<std::path::PathBuf>,
+        /// An event file (events/*.json): the event's rules profile, tournament overlay,
+        /// occurrence counting and natural move limit. Overrides --rules.
+        #[arg(long, conflicts_with = "settings")]
+        event: Option<PathBuf>,
+        /// The event's time control whose natural move limit applies (slow, rapid, armageddon
+        /// ...; default: the event's default).
+        #[arg(long, requires = "event")]
+        time_control: Option<String>,
+        /// Tournament overlay (an event's regulation, off by default): a drawn cycle within the
+        /// first 25 moves (the profile's overlay_moves) of a game from the initial array means
+        /// Red must vary.
+        #[arg(long)]
+        overlay: bool,
         /// One JSON object instead of the text table.
         #[arg(long)]
         json: bool,
@@ -127,9 +153,10 @@ enum Command {
         /// Plies played when the natural move limit status is taken (default: the whole game).
         #[arg(long)]
         at: Option<u32>,
-        /// The natural move limit profile of the event: slow (60/30/10), rapid (50/25/8), amateur40.
-        #[arg(long, default_value = "slow")]
-        limit_profile: String,
+        /// The natural move limit profile: slow (60/30/10, the default, or the event's time
+        /// control with --event), rapid (50/25/8), amateur40.
+        #[arg(long)]
+        limit_profile: Option<String>,
     },
     /// List the legal moves of a position in a notation.
     Moves {
@@ -182,9 +209,17 @@ enum Command {
         /// The side that claims the draw.
         #[arg(long, value_parser = parse_color)]
         claimant: Color,
-        /// The event's rule: slow (60/30/10), rapid (50/25/8), armageddon (= rapid), amateur40.
-        #[arg(long, default_value = "slow")]
-        profile: String,
+        /// The event's rule: slow (60/30/10, the default), rapid (50/25/8), armageddon (= rapid),
+        /// amateur40.
+        #[arg(long, conflicts_with = "event")]
+        profile: Option<String>,
+        /// An event file (events/*.json): the rules profile and the natural move limit of its
+        /// time control.
+        #[arg(long, conflicts_with = "settings")]
+        event: Option<PathBuf>,
+        /// The event's time control (slow, rapid, armageddon ...; default: the event's default).
+        #[arg(long, requires = "event")]
+        time_control: Option<String>,
         /// An event settings file (JSON: base, name, moves, attack_cap, check_cap, refuse_attackers,
         /// counting), applied over --profile.
         #[arg(long)]
@@ -415,6 +450,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Screen {
             rules,
             settings,
+            event,
+            time_control,
+            overlay,
             json,
             draws,
             all,
@@ -429,6 +467,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 all,
                 json,
                 limit_profile,
+                event: read_settings(event.as_deref())?,
+                time_control,
+                overlay,
             })?;
             let pool = service::thread_pool(threads)?;
             let mut out = std::io::BufWriter::new(std::io::stdout());
@@ -449,6 +490,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             game,
             rules,
             settings,
+            event,
+            time_control,
+            overlay,
             json,
             fen,
             moves,
@@ -458,6 +502,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let options = AdjudicateOptions {
                 rules,
                 settings: read_settings(settings.as_deref())?,
+                event: read_settings(event.as_deref())?,
+                time_control,
+                overlay,
                 at,
                 limit_profile,
             };
@@ -513,6 +560,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             moves,
             claimant,
             profile,
+            event,
+            time_control,
             settings,
             limit: limit_n,
             attack_cap,
@@ -529,8 +578,10 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let input = game_input(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
             let request = ClaimRequest {
                 claimant,
-                profile,
+                profile: profile.unwrap_or_else(|| "slow".into()),
                 settings: read_settings(settings.as_deref())?,
+                event: read_settings(event.as_deref())?,
+                time_control,
                 limit: limit_n,
                 attack_cap: attack_cap.map(|Cap(c)| c),
                 check_cap: check_cap.map(|Cap(c)| c),

@@ -86,3 +86,26 @@ fn bad_requests_are_refused_with_the_right_exit_code() {
     let (code, _, err) = xqa(&["adjudicate", "/nonexistent/file.pgn"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn the_tournament_overlay_is_off_unless_asked_for() {
+    // Both horses out and back: a drawn cycle within the first 25 moves.
+    let args = ["adjudicate", "--moves", "b0c2 b9c7 c2b0 c7b9", "--json"];
+    let (code, out, err) = xqa(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["verdict"], "draw");
+    let mut with = args.to_vec();
+    with.push("--overlay");
+    let (code, out, err) = xqa(&with);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["verdict"], "red_must_vary");
+    assert!(
+        v["cycles"][0]["reason_en"]
+            .as_str()
+            .unwrap()
+            .contains("tournament overlay"),
+        "{out}"
+    );
+}

@@ -816,13 +816,14 @@ fn tournament_overlay_turns_an_early_draw_into_red_must_vary() {
         .iter()
         .map(|m| Move::parse_iccs(m).unwrap())
         .collect();
+    // The overlay is an event's regulation, off in the CXA profile (issue 16, item 9).
     let r = adjudicate::adjudicate(&Position::start(), &moves, &Profile::cxa()).unwrap();
+    assert_eq!(r.verdict.name(), "draw");
+    let mut overlay = Profile::cxa();
+    overlay.tournament_overlay = true;
+    let r = adjudicate::adjudicate(&Position::start(), &moves, &overlay).unwrap();
     assert_eq!(r.verdict.name(), "red_must_vary");
     assert!(r.cycles[0].reason_en.contains("tournament overlay"));
-    let mut no_overlay = Profile::cxa();
-    no_overlay.tournament_overlay = false;
-    let r = adjudicate::adjudicate(&Position::start(), &moves, &no_overlay).unwrap();
-    assert_eq!(r.verdict.name(), "draw");
 }
 
 #[test]

@@ -15,6 +15,36 @@ pub enum VerdictTable {
     Axf,
 }
 
+/// How the occurrences of a repeated position are counted toward the ruling (RULES.md §3, "when
+/// to rule").
+///
+/// The rulebook rules when "双方走棋出现循环反复三次" (the moves of both sides go round the
+/// cycle again and again, three times: 《象棋竞赛规则》, chapter on 和棋, "符合棋例中不变作和的
+/// 有关规定"; and in the arbiter's part on 待判局面: "在对局中出现双方着法循环反复三次，一方棋手
+/// 要求裁决，称为待判局面"). What repeats is the loop of moves, not the position alone: a position
+/// that stood on the board earlier, reached by another route, is no turn of the loop. Hence the
+/// default [`OccurrenceCounting::AlongLoop`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OccurrenceCounting {
+    /// Only the consecutive turns of the loop count: the position at the end of the cycle and
+    /// its earlier stands one, two ... loop lengths back, as long as every position in between
+    /// repeated the loop (the default, following the rulebook's 着法循环反复).
+    #[default]
+    AlongLoop,
+    /// Every time the position stood on the board counts, by whatever route it was reached.
+    EveryVisit,
+}
+
+impl OccurrenceCounting {
+    pub fn name(self) -> &'static str {
+        match self {
+            OccurrenceCounting::AlongLoop => "along_loop",
+            OccurrenceCounting::EveryVisit => "every_visit",
+        }
+    }
+}
+
 /// Piece values for deciding whether a line wins material (RULES.md §1). Only the ratios matter:
 /// rook = 2 × horse = 2 × cannon, advisor = elephant. A crossed pawn "floats": it is counted
 /// apart from the pieces, so that one pawn for a piece, or a piece for several pawns, is never a gain.
@@ -271,15 +301,34 @@ pub struct Profile {
     pub chase_needs_same_target: bool,
     /// AXF: a pattern mixing checks and chases (一将一捉) is allowed.
     pub check_chase_mix_allowed: bool,
+    /// AXF: chases by the general or a pawn are allowed: a chase target whose every chasing
+    /// piece (the capturer and the pieces taking part) is a general or a pawn does not count
+    /// toward a perpetual chase (RULES.md §3, AXF differences; AXF diagrams 67-70, and 71-75 for
+    /// the joint chases that still count). CXA: `false` (there the general or a pawn attacking
+    /// by itself is idle already, `king_pawn_alone_idle`).
+    pub king_pawn_chase_allowed: bool,
+    /// AXF: chasing a protected piece is allowed: a target won only by an exchange on its
+    /// square (`WinHow::Exchange`) counts toward a perpetual chase only when the capturer is
+    /// worth less than the target, as a horse or cannon on a rook, which is forbidden whether
+    /// or not the rook is protected (RULES.md §3, AXF differences; AXF diagrams 29, 31, 87 and
+    /// 89). CXA: `false` (a chase of an under-protected piece counts, RULES.md §2.3).
+    pub protected_chase_allowed: bool,
     /// CXA: when both sides' patterns are forbidden, a side whose every move is a chase by a single
     /// piece must vary against a side with at least one joint chase.
     pub single_vs_joint: bool,
     /// The occurrence at which the rulebook rules (default 3: three cycles). The verdict is shown
     /// from the first repetition, with the occurrence count.
     pub ruling_occurrence: u32,
+    /// How occurrences are counted toward `ruling_occurrence` (default: along the loop only; see
+    /// [`OccurrenceCounting`] for the rulebook's words). Cycles report both counts.
+    pub occurrence_counting: OccurrenceCounting,
     /// Tournament overlay: within the first `overlay_moves` moves (回合) of a game played from the
     /// initial array, a cycle whose verdict would be a draw is instead "Red must vary". Rulebook
-    /// diagrams (games set up from another position) are never affected. On for CXA events.
+    /// diagrams (games set up from another position) are never affected. This is an event's
+    /// regulation (for example the 2020 national individual championship: no draw offers within
+    /// 25 moves, and a drawn cycle there means Red must vary), not a rule of the CXA rulebook:
+    /// off in both built-in profiles, on through an event file (`events/`, [`crate::rules::event`])
+    /// or `--overlay`.
     pub tournament_overlay: bool,
     /// Moves (回合) covered by the tournament overlay (default 25).
     pub overlay_moves: u32,
@@ -328,8 +377,11 @@ impl Profile {
             chase_needs_same_target: false,
             check_chase_mix_allowed: false,
             single_vs_joint: true,
+            king_pawn_chase_allowed: false,
+            protected_chase_allowed: false,
             ruling_occurrence: 3,
-            tournament_overlay: true,
+            occurrence_counting: OccurrenceCounting::AlongLoop,
+            tournament_overlay: false,
             overlay_moves: 25,
         }
     }
@@ -343,7 +395,8 @@ impl Profile {
             chase_needs_same_target: true,
             check_chase_mix_allowed: true,
             single_vs_joint: false,
-            tournament_overlay: false,
+            king_pawn_chase_allowed: true,
+            protected_chase_allowed: true,
             capturer_duties: false,
             check_may_chase: true,
             mate_threat_may_chase: true,

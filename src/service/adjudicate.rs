@@ -2,7 +2,9 @@
 //! natural move limit status at a ply.
 
 use super::input::{MovesSyntax, load_line_with};
-use super::options::{SettingsText, named_limit_profile, rules_profile};
+use super::options::{
+    SettingsText, event_of, event_time_control, named_limit_profile, request_profile,
+};
 use super::{GameInput, ServiceError};
 use crate::rules::adjudicate::{self, Report};
 use crate::rules::limit::ClaimOptions;
@@ -14,10 +16,18 @@ pub struct AdjudicateOptions {
     pub rules: String,
     /// A settings file for the rule profile (wins over `rules`).
     pub settings: Option<SettingsText>,
+    /// An event file's text (events/*.json): its rules profile, overlay, occurrence counting and
+    /// natural move limit (win over `rules`, `settings` and the default limit profile).
+    pub event: Option<SettingsText>,
+    /// The event's time control whose natural move limit applies (`None`: the event's default).
+    pub time_control: Option<String>,
+    /// Turn the tournament overlay on (a drawn cycle within the first moves: Red must vary).
+    pub overlay: bool,
     /// Plies played when the natural move limit status is taken (`None`: the whole game).
     pub at: Option<u32>,
-    /// The natural move limit profile: slow, rapid or amateur40.
-    pub limit_profile: String,
+    /// The natural move limit profile: slow, rapid or amateur40 (`None`: the event's time
+    /// control, else slow).
+    pub limit_profile: Option<String>,
 }
 
 impl Default for AdjudicateOptions {
@@ -25,8 +35,11 @@ impl Default for AdjudicateOptions {
         AdjudicateOptions {
             rules: "cxa".into(),
             settings: None,
+            event: None,
+            time_control: None,
+            overlay: false,
             at: None,
-            limit_profile: "slow".into(),
+            limit_profile: None,
         }
     }
 }
@@ -42,16 +55,33 @@ pub fn adjudicate_line(
     input: &GameInput,
     options: &AdjudicateOptions,
 ) -> Result<(Report, super::Line), ServiceError> {
-    let profile = rules_profile(&options.rules, options.settings.as_ref())?;
+    let event = event_of(options.event.as_ref())?;
+    let profile = request_profile(
+        &options.rules,
+        options.settings.as_ref(),
+        event.as_ref(),
+        options.overlay,
+    )?;
     let line = load_line_with(input, MovesSyntax::Rules)?;
+    let limit = match (&options.limit_profile, &event) {
+        (Some(name), _) => named_limit_profile(name)?,
+        (None, Some(e)) => event_time_control(e, options.time_control.as_deref())?
+            .limit
+            .clone(),
+        (None, None) => named_limit_profile("slow")?,
+    };
     let limit_options = ClaimOptions {
-        profile: named_limit_profile(&options.limit_profile)?,
+        profile: limit,
         rules: profile.clone(),
         ..ClaimOptions::default()
     };
-    let report = adjudicate::adjudicate(&line.start, &line.moves, &profile)
+    let mut report = adjudicate::adjudicate(&line.start, &line.moves, &profile)
         .map_err(|e| ServiceError::invalid(e.to_string()))?
         .with_natural_limit(&line.start, &line.moves, options.at, &limit_options)
         .map_err(|e| ServiceError::invalid(e.to_string()))?;
+    if let Some(e) = &event {
+        let result = line.entry.as_ref().and_then(|g| g.game.result);
+        report = report.with_event(e, result, &line.start);
+    }
     Ok((report, line))
 }

@@ -2,7 +2,9 @@
 //! the server and the Python package) and on paths (for the CLI's directory walks).
 
 use super::ServiceError;
-use super::options::{SettingsText, named_limit_profile, rules_profile};
+use super::options::{
+    SettingsText, event_of, event_time_control, named_limit_profile, request_profile,
+};
 use crate::record::{Notation, dhtmlxq, pgn};
 use crate::report::{ConvertFormat, GameReport, Summary};
 use crate::rules::limit::ClaimOptions;
@@ -103,6 +105,13 @@ pub struct ScreenRequest {
     pub json: bool,
     /// Also report where a natural move limit claim would first be valid, under this profile.
     pub limit_profile: Option<String>,
+    /// An event file's text (events/*.json): its rules profile, overlay and draw-offer rule;
+    /// with `time_control`, its natural move limit too.
+    pub event: Option<SettingsText>,
+    /// The event's time control whose natural move limit is screened for.
+    pub time_control: Option<String>,
+    /// Turn the tournament overlay on.
+    pub overlay: bool,
 }
 
 impl Default for ScreenRequest {
@@ -114,15 +123,32 @@ impl Default for ScreenRequest {
             all: false,
             json: false,
             limit_profile: None,
+            event: None,
+            time_control: None,
+            overlay: false,
         }
     }
 }
 
 /// The screening options a request names.
 pub fn screen_options(request: &ScreenRequest) -> Result<ScreenOptions, ServiceError> {
-    let profile = rules_profile(&request.rules, request.settings.as_ref())?;
+    let event = event_of(request.event.as_ref())?;
+    let profile = request_profile(
+        &request.rules,
+        request.settings.as_ref(),
+        event.as_ref(),
+        request.overlay,
+    )?;
+    let event_limit = match (&event, &request.time_control) {
+        (Some(e), Some(tc)) => Some(event_time_control(e, Some(tc))?.limit.clone()),
+        _ => None,
+    };
     let limit = match &request.limit_profile {
-        None => None,
+        None => event_limit.map(|limit| ClaimOptions {
+            profile: limit,
+            rules: profile.clone(),
+            ..ClaimOptions::default()
+        }),
         Some(name) => Some(ClaimOptions {
             profile: named_limit_profile(name)?,
             rules: profile.clone(),
@@ -135,6 +161,7 @@ pub fn screen_options(request: &ScreenRequest) -> Result<ScreenOptions, ServiceE
         all: request.all,
         json: request.json,
         limit,
+        draw_offer_within: event.as_ref().and_then(|e| e.no_draw_offer_within),
     })
 }
 

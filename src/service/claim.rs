@@ -1,7 +1,9 @@
 //! `claim`: judging a natural move limit (自然限着) draw claim.
 
 use super::input::load_line;
-use super::options::{SettingsText, claim_limit_profile, named_rules};
+use super::options::{
+    SettingsText, claim_limit_profile, event_of, event_time_control, named_rules,
+};
 use super::{GameInput, Line, ServiceError};
 use crate::rules::limit::{self, ClaimOptions, CountingMode, Lang, LimitReport};
 use crate::{Color, Move, Position};
@@ -15,6 +17,11 @@ pub struct ClaimRequest {
     pub profile: String,
     /// An event settings file applied over `profile`.
     pub settings: Option<SettingsText>,
+    /// An event file's text (events/*.json): its rules profile and the natural move limit of
+    /// its time control (win over `rules`, `profile` and `settings`).
+    pub event: Option<SettingsText>,
+    /// The event's time control (`None`: the event's default).
+    pub time_control: Option<String>,
     /// Custom N (moves without capture).
     pub limit: Option<u32>,
     /// Custom cap on the claimant's checks + mate threats + chases (`Some(None)`: no cap).
@@ -36,6 +43,8 @@ impl ClaimRequest {
             claimant,
             profile: "slow".into(),
             settings: None,
+            event: None,
+            time_control: None,
             limit: None,
             attack_cap: None,
             check_cap: None,
@@ -81,15 +90,37 @@ impl ClaimOutcome {
 
 /// Judges the claim of `request.claimant` on the game of `input`.
 pub fn claim(input: &GameInput, request: &ClaimRequest) -> Result<ClaimOutcome, ServiceError> {
-    let rules = named_rules(&request.rules)?;
+    let event = event_of(request.event.as_ref())?;
+    let rules = match &event {
+        Some(e) => e.rules().clone(),
+        None => named_rules(&request.rules)?,
+    };
     let line = load_line(input)?;
-    let (profile, counting) = claim_limit_profile(
-        &request.profile,
-        request.settings.as_ref(),
-        request.limit,
-        request.attack_cap,
-        request.check_cap,
-    )?;
+    let (profile, counting) = match &event {
+        Some(e) => {
+            let tc = event_time_control(e, request.time_control.as_deref())?;
+            let mut p = tc.limit.clone();
+            if let Some(n) = request.limit {
+                p.moves = n;
+            }
+            if let Some(c) = request.attack_cap {
+                p.attack_cap = c;
+            }
+            if let Some(c) = request.check_cap {
+                p.check_cap = c;
+            }
+            p.validate()
+                .map_err(|e| ServiceError::invalid(e.to_string()))?;
+            (p, Some(tc.counting))
+        }
+        None => claim_limit_profile(
+            &request.profile,
+            request.settings.as_ref(),
+            request.limit,
+            request.attack_cap,
+            request.check_cap,
+        )?,
+    };
     let at = request.at.unwrap_or(line.moves.len() as u32);
     let options = ClaimOptions {
         profile,
