@@ -18,6 +18,13 @@ use xiangqi_arbiter::{Color, Move, Position, START_FEN, diagram, svg};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Cap on one game's size in bytes (its text, or one binary record); a larger game is an
+    /// error for that game and reading goes on with the next. 0 = no cap.
+    #[arg(long, global = true, default_value_t = xiangqi_arbiter::record::limits::DEFAULT_MAX_GAME_BYTES)]
+    max_game_bytes: usize,
+    /// Cap on one game's moves (main line and variations together). 0 = no cap.
+    #[arg(long, global = true, default_value_t = xiangqi_arbiter::record::limits::DEFAULT_MAX_PLIES)]
+    max_plies: usize,
 }
 
 #[derive(Subcommand)]
@@ -215,6 +222,10 @@ enum Command {
         /// The rules the move natures are judged by: cxa (default) or axf.
         #[arg(long, default_value = "cxa")]
         rules: String,
+        /// A JSON rule settings file, as `adjudicate --settings` takes (every field of the rule
+        /// profile, such as the node budget); overrides --rules.
+        #[arg(long)]
+        rule_settings: Option<PathBuf>,
     },
 }
 
@@ -440,10 +451,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 0 => Ok(()),
                 code => Err(Failure {
                     code,
-                    message: format!(
-                        "{} invalid, {} unreadable",
-                        summary.invalid, summary.io_errors
-                    ),
+                    message: summary.failure(),
                 }),
             }
         }
@@ -473,7 +481,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 )),
                 None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
             };
-            let (_, failed, unreadable) = xiangqi_arbiter::report::convert(
+            let (converted, failed, unreadable) = xiangqi_arbiter::report::convert(
                 &paths,
                 notation,
                 format,
@@ -490,6 +498,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             if failed > 0 {
                 return Err(invalid(format!("{failed} game(s) could not be converted")));
+            }
+            if converted == 0 {
+                return Err(invalid("no game read"));
             }
             Ok(())
         }
@@ -659,12 +670,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             lang,
             svg: svg_file,
             rules,
+            rule_settings,
         } => {
-            let rules =
-                xiangqi_arbiter::rules::Profile::by_name(&rules).ok_or_else(|| Failure {
-                    code: 2,
-                    message: format!("unknown rules '{rules}' (expected cxa or axf)"),
-                })?;
+            let rules = load_profile(&rules, rule_settings.as_deref())?;
             let line = load_line(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
             let (profile, counting) = limit_profile(
                 &profile,
@@ -853,6 +861,10 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    xiangqi_arbiter::record::set_limits(xiangqi_arbiter::record::Limits {
+        max_game_bytes: cli.max_game_bytes,
+        max_plies: cli.max_plies,
+    });
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {

@@ -35,9 +35,11 @@
 
 pub mod ccbridge;
 pub mod dhtmlxq;
+pub mod dhtmlxq_split;
 pub mod encoding;
 pub mod error;
 pub mod game;
+pub mod limits;
 pub mod load;
 pub mod pgn;
 pub mod walk;
@@ -49,5 +51,6 @@ pub use crate::notation::Notation;
 pub use encoding::TextEncoding;
 pub use error::RecordError;
 pub use game::{Format, Game, GameEntry, GameResult, Line, MoveNode, SourcePos};
+pub use limits::{Limits, MAX_NESTING, limits, set_limits};
 pub use load::load_game;
 pub use walk::{Input, detect_format, expand, for_each_game, read_bytes, read_path};
