@@ -207,8 +207,8 @@ pub fn decode_reporting(bytes: &[u8], enc: TextEncoding) -> (String, Vec<usize>)
     (out, bad)
 }
 
-/// Chooses the encoding of one game from its lines: UTF-8 when most of its non-ASCII bytes are in
-/// lines that are valid UTF-8 (`valid_non_ascii` against `invalid_non_ascii`), otherwise the
+/// Chooses the encoding of one game: UTF-8 when most of its non-ASCII bytes form valid UTF-8
+/// sequences (`valid_non_ascii` against `invalid_non_ascii`), otherwise the
 /// legacy encoding (GBK or Big5) that [`detect`] finds for these bytes.
 pub fn choose_for_game(bytes: &[u8], valid_non_ascii: usize, invalid_non_ascii: usize) -> TextEncoding {
     if invalid_non_ascii == 0 || valid_non_ascii > invalid_non_ascii {
@@ -220,20 +220,25 @@ pub fn choose_for_game(bytes: &[u8], valid_non_ascii: usize, invalid_non_ascii: 
     }
 }
 
+/// How many bytes of `bytes` are not part of a valid UTF-8 sequence.
+pub fn utf8_bad_bytes(bytes: &[u8]) -> usize {
+    let mut bad = 0;
+    let mut rest = bytes;
+    while let Err(e) = std::str::from_utf8(rest) {
+        let n = e.error_len().unwrap_or(rest.len() - e.valid_up_to());
+        bad += n;
+        rest = &rest[e.valid_up_to() + n..];
+    }
+    bad
+}
+
 /// [`choose_for_game`] for a text whose lines have not been looked at yet.
 pub fn choose_for_text(bytes: &[u8]) -> TextEncoding {
     if std::str::from_utf8(bytes).is_ok() {
         return TextEncoding::Utf8;
     }
-    let (mut valid, mut invalid) = (0, 0);
-    for line in bytes.split(|&b| b == b'\n') {
-        let n = line.iter().filter(|&&b| b >= 0x80).count();
-        if std::str::from_utf8(line).is_ok() {
-            valid += n;
-        } else {
-            invalid += n;
-        }
-    }
+    let bad = utf8_bad_bytes(bytes);
+    let (valid, invalid) = (bytes.iter().filter(|&&b| b >= 0x80).count() - bad, bad);
     choose_for_game(bytes, valid, invalid)
 }
 

@@ -261,11 +261,13 @@ impl<R: BufRead> PgnSplitter<R> {
             return Step::Oversized;
         }
         let non_ascii = bytes.iter().filter(|&&b| b >= 0x80).count();
-        if valid {
-            cut.valid_non_ascii += non_ascii;
+        let bad = if valid {
+            0
         } else {
-            cut.invalid_non_ascii += non_ascii;
-        }
+            encoding::utf8_bad_bytes(bytes)
+        };
+        cut.valid_non_ascii += non_ascii - bad;
+        cut.invalid_non_ascii += bad;
         cut.lines.push((cut.raw.len(), line_no, offset));
         cut.raw.extend_from_slice(bytes);
         cut.raw.push(b'\n');
@@ -310,6 +312,8 @@ impl<R: BufRead> PgnSplitter<R> {
             let bytes = std::mem::take(&mut self.buf);
             let (no, line_offset) = (self.line_no, self.line_start);
             let step = if long {
+                // (Its structure still counts, so that the next game is found after it.)
+                let _ = self.step(&mut cut, &bytes, no, line_offset, false);
                 Step::Oversized
             } else {
                 self.step(&mut cut, &bytes, no, line_offset, true)

@@ -453,7 +453,17 @@ impl<'a> Units<'a> {
 fn open(input: &Input) -> io::Result<Box<dyn BufRead>> {
     match input {
         Input::File(p) => {
-            let f = fs::File::open(p)?;
+            // (Looked at before opening: opening a FIFO blocks until something writes to it.)
+            let m = fs::metadata(p)?;
+            let f = if m.is_file() {
+                fs::File::open(p)?
+            } else {
+                return Err(io::Error::other(format!(
+                    "not a regular file ({}): refused, as it could block or never end; use '-' \
+                     to read a stream from standard input",
+                    file_kind(&m.file_type())
+                )));
+            };
             let m = f.metadata()?;
             if !m.is_file() {
                 return Err(io::Error::other(format!(
