@@ -222,7 +222,11 @@ pub fn validate(
                 )?;
                 out.write_all(b"\n")?;
             } else {
-                writeln!(out, "{}: not a game record in any known format", entry.source)?;
+                writeln!(
+                    out,
+                    "{}: not a game record in any known format",
+                    entry.source
+                )?;
             }
             return Ok(());
         }

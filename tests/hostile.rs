@@ -55,7 +55,9 @@ fn peak_rss_kib(pid: u32) -> u64 {
 
 /// Runs xqa to the end (at most a minute): exit code, stdout, stderr, peak memory in KiB.
 fn run(args: &[&str]) -> (i32, String, String, u64) {
-    let out_path = tmp("out").join("o");
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out_path = tmp(&format!("out{n}")).join("o");
     let err_path = out_path.with_extension("e");
     let child = xqa_cmd(args)
         .stdin(Stdio::null())
@@ -102,7 +104,10 @@ fn walks_skip_fifos_and_devices_and_sniff_by_content() {
         assert!(code == 0 || code == 1, "{cmd}: exit {code}\n{all}");
         assert!(peak < 500 * 1024, "{cmd}: {peak} KiB");
         if cmd != "screen" {
-            assert!(all.contains("pipe.pgn") && all.contains("FIFO"), "{cmd}: {all}");
+            assert!(
+                all.contains("pipe.pgn") && all.contains("FIFO"),
+                "{cmd}: {all}"
+            );
             assert!(
                 all.contains("zero.pgn") && all.contains("character device"),
                 "{cmd}: {all}"
@@ -120,16 +125,17 @@ fn walks_skip_fifos_and_devices_and_sniff_by_content() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert!(lines.iter().any(|v| v["source"]
-        .as_str()
-        .unwrap()
-        .ends_with("pipe.pgn")
-        && v["skipped"].is_string()));
-    assert!(lines.iter().any(|v| v["source"]
-        .as_str()
-        .unwrap()
-        .ends_with("notes.md")
-        && v["not_a_record"].is_string()));
+    assert!(
+        lines.iter().any(
+            |v| v["source"].as_str().unwrap().ends_with("pipe.pgn") && v["skipped"].is_string()
+        )
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|v| v["source"].as_str().unwrap().ends_with("notes.md")
+                && v["not_a_record"].is_string())
+    );
 
     // Named directly, a FIFO or device is refused: exit 2, never a hang.
     for name in ["pipe.pgn", "zero.pgn"] {
@@ -192,15 +198,15 @@ fn dhtmlxq_reading_is_linear_in_blocks() {
     for sep in ["\n", ""] {
         let small = blocks(10_000, sep);
         let large = blocks(100_000, sep);
-        // Medians of three: timings are noisy on a shared machine.
-        let med = |b: &[u8], n| {
-            let mut v: Vec<f64> = (0..3).map(|_| time_read(b, n)).collect();
-            v.sort_by(f64::total_cmp);
-            v[1]
+        // Best of three: timings are noisy on a shared machine (other work only slows a run).
+        let best = |b: &[u8], n| {
+            (0..3)
+                .map(|_| time_read(b, n))
+                .fold(f64::INFINITY, f64::min)
         };
-        let (t1, t2) = (med(&small, 10_000), med(&large, 100_000));
+        let (t1, t2) = (best(&small, 10_000), best(&large, 100_000));
         assert!(
-            t2 <= 15.0 * t1.max(0.005),
+            t2 <= 15.0 * t1.max(0.01),
             "10,000 blocks {t1:.3} s, 100,000 blocks {t2:.3} s (separator {sep:?})"
         );
     }
@@ -239,7 +245,11 @@ fn nesting_limit_is_the_same_for_every_reader_and_writer() {
         .spawn(|| {
             let depth = record::MAX_NESTING;
             let g = dhtmlxq::read_str(&nested_dhtmlxq(depth), "n.txt").remove(0);
-            assert!(g.error.is_none() && g.warnings.is_empty(), "{:?}", g.warnings);
+            assert!(
+                g.error.is_none() && g.warnings.is_empty(),
+                "{:?}",
+                g.warnings
+            );
             assert_eq!(g.game.main.total_variations(), depth);
             for notation in [
                 record::Notation::Iccs,
@@ -281,7 +291,10 @@ fn nesting_limit_is_the_same_for_every_reader_and_writer() {
             for _ in 0..=depth {
                 s.push(')');
             }
-            let e = pgn::read_str(&s, "d.pgn").remove(0).error.expect("too deep");
+            let e = pgn::read_str(&s, "d.pgn")
+                .remove(0)
+                .error
+                .expect("too deep");
             assert!(e.message.contains(&depth.to_string()) && e.line == 1, "{e}");
         })
         .unwrap()
@@ -333,14 +346,7 @@ fn one_game_of_a_million_is_read_in_flat_memory() {
         assert_eq!(code, 0, "{cmd}: {out}{err}");
         assert!(peak < 100 * 1024, "{cmd}: {peak} KiB");
     }
-    let (code, _, err, peak) = run(&[
-        "claim",
-        path,
-        "--game",
-        "1000000",
-        "--claimant",
-        "red",
-    ]);
+    let (code, _, err, peak) = run(&["claim", path, "--game", "1000000", "--claimant", "red"]);
     assert!(code == 0 || code == 1, "{err}");
     assert!(peak < 100 * 1024, "claim: {peak} KiB");
     let (code, _, err, peak) = run(&["show", path, "--game", "1000001"]);
@@ -408,13 +414,18 @@ fn a_game_over_a_cap_is_an_error_and_the_next_game_is_read() {
     comment.push('}');
     std::fs::write(
         &p,
-        format!("[Event \"long\"]\n\n{long}*\n\n[Event \"comment\"]\n\n1. h2e2 {comment} *\n\n{GAME}"),
+        format!(
+            "[Event \"long\"]\n\n{long}*\n\n[Event \"comment\"]\n\n1. h2e2 {comment} *\n\n{GAME}"
+        ),
     )
     .unwrap();
     let path = p.to_str().unwrap();
     let (code, out, _, _) = run(&["validate", "--json", "--max-game-bytes", "20000", path]);
     assert_eq!(code, 1);
-    let v: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let v: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(v.len(), 3, "{out}");
     assert_eq!(v[0]["ok"], true, "{out}");
     assert_eq!(v[1]["error"]["kind"], "too_large", "{out}");
@@ -424,10 +435,17 @@ fn a_game_over_a_cap_is_an_error_and_the_next_game_is_read() {
 
     let (code, out, _, _) = run(&["validate", "--json", "--max-plies", "100", path]);
     assert_eq!(code, 1);
-    let v: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let v: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(v[0]["error"]["kind"], "too_large", "{out}");
     assert_eq!(v[0]["error"]["ply"], 101, "{out}");
-    assert_eq!((&v[1]["ok"], &v[2]["ok"]), (&true.into(), &true.into()), "{out}");
+    assert_eq!(
+        (&v[1]["ok"], &v[2]["ok"]),
+        (&true.into(), &true.into()),
+        "{out}"
+    );
     // Raised, the caps let the games through.
     let (code, _, err, _) = run(&["validate", "--max-plies", "0", path]);
     assert_eq!(code, 0, "{err}");
@@ -435,10 +453,9 @@ fn a_game_over_a_cap_is_an_error_and_the_next_game_is_read() {
 
 #[test]
 fn a_cbl_library_is_read_record_by_record_and_a_truncated_one_is_an_error() {
-    let lib = std::fs::read(
-        "tests/data/binary/ccbridge_cbl_cbr_cbf/1989年龙化杯象棋名师邀请赛35局.CBL",
-    )
-    .unwrap();
+    let lib =
+        std::fs::read("tests/data/binary/ccbridge_cbl_cbr_cbf/1989年龙化杯象棋名师邀请赛35局.CBL")
+            .unwrap();
     let whole = read_bytes("x.cbl", &lib, None);
     let good = whole.iter().filter(|g| g.error.is_none()).count();
     assert!(good >= 30, "{good}");
@@ -516,7 +533,9 @@ fn each_game_of_a_mixed_gbk_big5_file_gets_its_own_encoding() {
             assert!(g.warnings.is_empty(), "{:?}", g.warnings);
         }
         let encs: Vec<_> = games.iter().map(|g| g.encoding.unwrap()).collect();
-        assert!(encs.contains(&record::TextEncoding::Gbk) && encs.contains(&record::TextEncoding::Big5));
+        assert!(
+            encs.contains(&record::TextEncoding::Gbk) && encs.contains(&record::TextEncoding::Big5)
+        );
     }
     // An error in a game read as GBK names the encoding.
     let bad = record::encoding::encode(

@@ -197,7 +197,12 @@ pub(crate) fn read_cbl_record(
                 .in_game(index),
         );
     }
-    entry(source, index, Format::Cbl, parse_cbr(&bytes[start..end], start))
+    entry(
+        source,
+        index,
+        Format::Cbl,
+        parse_cbr(&bytes[start..end], start),
+    )
 }
 
 /// The byte ranges of the CBR records of a library.

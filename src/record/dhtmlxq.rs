@@ -22,11 +22,11 @@
 
 use super::error::{RecordError, kind};
 use super::game::{Format, Game, GameEntry, GameResult, Line, MoveNode, SourcePos};
+use super::limits::MAX_NESTING;
 use super::notation::{self, Notation};
 use crate::position::Position;
 use crate::setup::Setup;
 use crate::types::{Color, Move, Piece, Role, Square};
-use super::limits::MAX_NESTING;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Field name ↔ tag name pairs.

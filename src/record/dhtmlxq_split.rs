@@ -249,7 +249,10 @@ impl DhtmlChunk {
         for (n, &at) in bad.iter().enumerate().take(MAX_ENCODING_WARNINGS) {
             let before = &self.bytes[..at];
             let nl = before.iter().filter(|&&b| b == b'\n').count() as u64;
-            let ls = before.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+            let ls = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |k| k + 1);
             let col = encoding::decode(&self.bytes[ls..at], enc).0.chars().count() as u32
                 + 1
                 + if nl == 0 { self.at.column } else { 0 };

@@ -210,7 +210,11 @@ pub fn decode_reporting(bytes: &[u8], enc: TextEncoding) -> (String, Vec<usize>)
 /// Chooses the encoding of one game: UTF-8 when most of its non-ASCII bytes form valid UTF-8
 /// sequences (`valid_non_ascii` against `invalid_non_ascii`), otherwise the
 /// legacy encoding (GBK or Big5) that [`detect`] finds for these bytes.
-pub fn choose_for_game(bytes: &[u8], valid_non_ascii: usize, invalid_non_ascii: usize) -> TextEncoding {
+pub fn choose_for_game(
+    bytes: &[u8],
+    valid_non_ascii: usize,
+    invalid_non_ascii: usize,
+) -> TextEncoding {
     if invalid_non_ascii == 0 || valid_non_ascii > invalid_non_ascii {
         return TextEncoding::Utf8;
     }

@@ -160,7 +160,9 @@ pub fn clip_message(message: String) -> String {
     let mut out = String::with_capacity(MAX_MESSAGE);
     let mut rest = message.as_str();
     while !rest.is_empty() {
-        let blank = rest.find(|c: char| !c.is_whitespace()).unwrap_or(rest.len());
+        let blank = rest
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(rest.len());
         out.push_str(&rest[..blank]);
         rest = &rest[blank..];
         let word = rest.find(char::is_whitespace).unwrap_or(rest.len());

@@ -163,7 +163,10 @@ impl<R: BufRead> PgnSplitter<R> {
                 Some(i) => (i + 1, true),
                 None => (chunk.len(), false),
             };
-            let room = self.max_bytes.saturating_add(1).saturating_sub(self.buf.len());
+            let room = self
+                .max_bytes
+                .saturating_add(1)
+                .saturating_sub(self.buf.len());
             if take <= room {
                 self.buf.extend_from_slice(&chunk[..take]);
             } else {

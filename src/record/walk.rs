@@ -227,7 +227,10 @@ fn walk_dir(dir: &Path, x: &mut Expanded, visited: &mut std::collections::HashSe
             Ok(m) => x.skipped.push(
                 RecordError::new(
                     SKIPPED,
-                    format!("skipped: not a regular file ({})", file_kind(&m.file_type())),
+                    format!(
+                        "skipped: not a regular file ({})",
+                        file_kind(&m.file_type())
+                    ),
                 )
                 .in_source(&p.display().to_string()),
             ),
@@ -500,7 +503,12 @@ impl Iterator for Units<'_> {
             let input = self.inputs.next()?;
             let name: Arc<str> = Arc::from(input.name());
             let failed = |f: Format, k: &str, msg: String| {
-                Some(Unit::Failed(Unit::boxed(&name, 0, f, RecordError::new(k, msg))))
+                Some(Unit::Failed(Unit::boxed(
+                    &name,
+                    0,
+                    f,
+                    RecordError::new(k, msg),
+                )))
             };
             let mut reader = match open(input) {
                 Ok(r) => r,
@@ -525,8 +533,7 @@ impl Iterator for Units<'_> {
                     match super::ccbridge::cbl_records(&bytes) {
                         Ok(ranges) => {
                             let bytes: Arc<[u8]> = Arc::from(bytes);
-                            self.current =
-                                Some((name, Current::Cbl(bytes, ranges.into_iter(), 0)));
+                            self.current = Some((name, Current::Cbl(bytes, ranges.into_iter(), 0)));
                         }
                         Err(e) => {
                             return Some(Unit::Failed(Unit::boxed(&name, 0, Format::Cbl, e)));
