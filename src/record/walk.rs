@@ -2,11 +2,14 @@
 //!
 //! * [`detect_format`]: by magic bytes first (XQF `XQ`, `CCBridge Record`, `CCBridgeLibrary`,
 //!   CBF XML), then DhtmlXQ markers, then the file extension; anything else textual is PGN.
-//! * [`expand`]: files and directories (recursive, sorted; inside directories only files with a
-//!   record extension are taken), or `-` for standard input.
+//! * [`expand_all`] / [`expand`]: files and directories (recursive, sorted; every regular file
+//!   is taken and its format told by its content; FIFOs, devices and sockets are skipped, and
+//!   refused when named directly), or `-` for standard input.
 //! * [`read_path`] / [`read_bytes`]: every game of one source, as [`GameEntry`]s.
+//! * [`games`]: every game of some inputs, one at a time on the calling thread (behind
+//!   [`super::load_game`]: memory bounded by one game).
 //! * [`for_each_game`]: the streaming, parallel driver behind `xqa validate` and `xqa convert`.
-//!   PGN sources are cut into games as they are read; batches of games (from one or many files)
+//!   PGN and DhtmlXQ sources are cut into games as they are read, CBL libraries into records; batches of games (from one or many files)
 //!   are parsed and replayed on all cores with rayon, and handed to the callback in input order.
 //!   Memory is bounded by the batch size, whatever the size of the files.
 
