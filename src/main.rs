@@ -20,6 +20,13 @@ use xiangqi_arbiter::{Color, START_FEN};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Cap on one game's size in bytes (its text, or one binary record); a larger game is an
+    /// error for that game and reading goes on with the next. 0 = no cap.
+    #[arg(long, global = true, default_value_t = xiangqi_arbiter::record::limits::DEFAULT_MAX_GAME_BYTES)]
+    max_game_bytes: usize,
+    /// Cap on one game's moves (main line and variations together). 0 = no cap.
+    #[arg(long, global = true, default_value_t = xiangqi_arbiter::record::limits::DEFAULT_MAX_PLIES)]
+    max_plies: usize,
 }
 
 #[derive(Subcommand)]
@@ -252,6 +259,10 @@ enum Command {
         /// The rules the move natures are judged by: cxa (default) or axf.
         #[arg(long, default_value = "cxa")]
         rules: String,
+        /// A JSON rule settings file, as `adjudicate --settings` takes (every field of the rule
+        /// profile, such as the node budget); overrides --rules.
+        #[arg(long)]
+        rule_settings: Option<PathBuf>,
     },
 }
 
@@ -371,11 +382,11 @@ fn game_input(
     moves: Option<&str>,
 ) -> Result<GameInput, Failure> {
     match path {
-        Some(path) => {
-            let name = path.display().to_string();
-            let bytes = std::fs::read(path).map_err(|e| service::unreadable(&name, &e))?;
-            Ok(GameInput::record(bytes, name, game))
-        }
+        // Streamed up to the game asked for: memory stays bounded by one game.
+        Some(path) => Ok(GameInput::File {
+            path: path.to_owned(),
+            game,
+        }),
         None => Ok(GameInput::fen(fen, moves)),
     }
 }
@@ -412,10 +423,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 0 => Ok(()),
                 code => Err(Failure {
                     code,
-                    message: format!(
-                        "{} invalid, {} unreadable",
-                        summary.invalid, summary.io_errors
-                    ),
+                    message: summary.failure(),
                 }),
             }
         }
@@ -432,7 +440,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 )),
                 None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
             };
-            let (_, failed, unreadable) =
+            let (converted, failed, unreadable) =
                 service::convert_paths(&paths, notation, format, &mut out, &mut std::io::stderr())
                     .map_err(io_failure)?;
             out.flush().map_err(io_failure)?;
@@ -444,6 +452,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             if failed > 0 {
                 return Err(invalid(format!("{failed} game(s) could not be converted")));
+            }
+            if converted == 0 {
+                return Err(invalid("no game read"));
             }
             Ok(())
         }
@@ -572,9 +583,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
             lang,
             svg: svg_file,
             rules,
+            rule_settings,
         } => {
+            let rule_settings = read_settings(rule_settings.as_deref())?;
             // (The rules are checked before the record is read, as they always were.)
-            service::named_rules(&rules)?;
+            service::rules_profile(&rules, rule_settings.as_ref())?;
             let input = game_input(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
             let request = ClaimRequest {
                 claimant,
@@ -588,6 +601,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 at,
                 from_claim,
                 rules,
+                rule_settings,
             };
             let outcome = service::claim(&input, &request)?;
             if json {
@@ -618,6 +632,10 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    xiangqi_arbiter::record::set_limits(xiangqi_arbiter::record::Limits {
+        max_game_bytes: cli.max_game_bytes,
+        max_plies: cli.max_plies,
+    });
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {

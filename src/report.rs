@@ -3,11 +3,16 @@
 //!
 //! JSON per game (one line each):
 //! `{"source","game","format","notation","ok","plies","result"}` plus, when the game is invalid,
-//! `"error": {"line","column","ply","move_text","kind","message","suggestions"}` and, when moves
+//! `"error": {"line","column","offset","ply","move_text","kind","message","suggestions"}` (`offset`, a
+//! byte offset, only for binary sources and undecodable bytes) and, when moves
 //! were accepted with a remark (such as a plain-file Chinese move resolved by legality),
 //! `"warnings": [...]` of the same shape. `game` is 1-based; `plies` counts the main-line moves
 //! that replayed legally; `result` is the result the record states (`"1-0"`, `"0-1"`,
 //! `"1/2-1/2"`, `"*"`) or null.
+//!
+//! Besides games: `{"source","skipped"}` for a directory entry that is not a regular file (a FIFO,
+//! a device, a socket: never opened) and `{"source","not_a_record"}` for a file that holds no game
+//! record in any known format. Neither counts as a game; a run that reads no game exits 1.
 
 use crate::record::walk;
 use crate::record::{Format, GameEntry, RecordError, dhtmlxq, error::kind, pgn};
@@ -19,8 +24,11 @@ use crate::record::Notation;
 /// Where and why, without the source and game (they are in the enclosing report).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ErrorReport {
-    pub line: u32,
+    pub line: u64,
     pub column: u32,
+    /// Byte offset of the problem in a binary source (XQF, CBR, CBL), or of undecodable bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
     pub ply: Option<usize>,
     pub move_text: Option<String>,
     pub kind: String,
@@ -33,6 +41,7 @@ impl From<&RecordError> for ErrorReport {
         ErrorReport {
             line: e.line,
             column: e.column,
+            offset: e.offset,
             ply: e.ply,
             move_text: e.move_text.clone(),
             kind: e.kind.clone(),
@@ -101,20 +110,36 @@ pub struct Summary {
     pub plies: usize,
     /// Sources that could not be read at all (I/O).
     pub io_errors: usize,
+    /// Files that hold no game record in any known format (reported with their path, not counted
+    /// among the games).
+    pub not_records: usize,
+    /// Directory entries skipped as not regular files (FIFOs, devices, sockets).
+    pub skipped: usize,
     pub seconds: f64,
     pub games_per_second: f64,
 }
 
 impl Summary {
-    /// The exit code: 0 all valid, 1 any invalid game, 2 any I/O error.
+    /// The exit code: 0 all valid, 1 any invalid game or no game at all, 2 any I/O error.
     pub fn exit_code(&self) -> u8 {
         if self.io_errors > 0 {
             2
-        } else if self.invalid > 0 {
+        } else if self.invalid > 0 || self.games == 0 {
             1
         } else {
             0
         }
+    }
+
+    /// Why the run failed, for the exit message (when [`Summary::exit_code`] is not 0).
+    pub fn failure(&self) -> String {
+        if self.games == 0 && self.io_errors == 0 {
+            return format!(
+                "no game read ({} file(s) without a game record, {} skipped)",
+                self.not_records, self.skipped
+            );
+        }
+        format!("{} invalid, {} unreadable", self.invalid, self.io_errors)
     }
 }
 
@@ -138,6 +163,15 @@ impl std::fmt::Display for Summary {
         if self.io_errors > 0 {
             write!(f, "; {} unreadable", self.io_errors)?;
         }
+        if self.not_records > 0 {
+            write!(f, "; {} not game records", self.not_records)?;
+        }
+        if self.skipped > 0 {
+            write!(f, "; {} skipped (not regular files)", self.skipped)?;
+        }
+        if self.games == 0 {
+            write!(f, "; no game read")?;
+        }
         Ok(())
     }
 }
@@ -150,11 +184,52 @@ pub fn validate(
     out: &mut dyn Write,
 ) -> io::Result<Summary> {
     let start = Instant::now();
-    let (inputs, missing) = walk::expand(paths);
+    let walk::Expanded {
+        inputs,
+        errors: missing,
+        skipped,
+    } = walk::expand_all(paths);
     let mut s = Summary::default();
     let mut io_err = None;
+    for w in &skipped {
+        s.skipped += 1;
+        if json {
+            serde_json::to_writer(
+                &mut *out,
+                &serde_json::json!({"source": w.source, "skipped": w.message}),
+            )?;
+            out.write_all(b"\n")?;
+        } else {
+            writeln!(out, "{}: {}", w.source, w.message)?;
+        }
+    }
     let mut emit = |entry: &GameEntry, s: &mut Summary| -> io::Result<()> {
         let report = GameReport::of(entry);
+        if report
+            .error
+            .as_ref()
+            .is_some_and(|e| e.kind == kind::UNKNOWN_FORMAT)
+        {
+            // A file that is no game record: said, with its path, but not a game.
+            s.not_records += 1;
+            if json {
+                serde_json::to_writer(
+                    &mut *out,
+                    &serde_json::json!({
+                        "source": entry.source,
+                        "not_a_record": "not a game record in any known format",
+                    }),
+                )?;
+                out.write_all(b"\n")?;
+            } else {
+                writeln!(
+                    out,
+                    "{}: not a game record in any known format",
+                    entry.source
+                )?;
+            }
+            return Ok(());
+        }
         s.games += 1;
         s.plies += report.plies;
         if report.ok {
@@ -213,10 +288,17 @@ pub fn convert(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<(usize, usize, usize)> {
-    let (inputs, missing) = walk::expand(paths);
+    let walk::Expanded {
+        inputs,
+        errors: missing,
+        skipped,
+    } = walk::expand_all(paths);
     let mut failed = 0;
     let mut unreadable = 0;
     let mut done = 0;
+    for w in &skipped {
+        writeln!(err, "{}: {}", w.source, w.message)?;
+    }
     for e in missing {
         writeln!(err, "{e}")?;
         failed += 1;
@@ -228,6 +310,11 @@ pub fn convert(
             return;
         }
         let r = (|| -> io::Result<()> {
+            if let Some(e) = &entry.error
+                && e.kind == kind::UNKNOWN_FORMAT
+            {
+                return writeln!(err, "{}: not a game record, skipped", entry.source);
+            }
             if let Some(e) = &entry.error {
                 failed += 1;
                 if e.kind == super::record::error::kind::IO {

@@ -14,7 +14,7 @@ use crate::types::{Color, Move};
 /// Where in a source something was read (1-based line and column; byte offset for binaries).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct SourcePos {
-    pub line: u32,
+    pub line: u64,
     pub column: u32,
 }
 

@@ -34,6 +34,9 @@ pub struct ClaimRequest {
     pub from_claim: Option<u32>,
     /// The rules the move natures are judged by: cxa or axf.
     pub rules: String,
+    /// A rule settings file (every field of the rule profile, such as the node budget; wins
+    /// over `rules`).
+    pub rule_settings: Option<SettingsText>,
 }
 
 impl ClaimRequest {
@@ -51,6 +54,7 @@ impl ClaimRequest {
             at: None,
             from_claim: None,
             rules: "cxa".into(),
+            rule_settings: None,
         }
     }
 }
@@ -93,7 +97,7 @@ pub fn claim(input: &GameInput, request: &ClaimRequest) -> Result<ClaimOutcome, 
     let event = event_of(request.event.as_ref())?;
     let rules = match &event {
         Some(e) => e.rules().clone(),
-        None => named_rules(&request.rules)?,
+        None => rules_profile(&request.rules, request.rule_settings.as_ref())?,
     };
     let line = load_line(input)?;
     let (profile, counting) = match &event {

@@ -17,6 +17,10 @@ pub enum GameInput {
         name: String,
         game: usize,
     },
+    /// Game `game` (1-based) of the record file at `path` (`-`: standard input), streamed up to
+    /// that game so that memory stays bounded by one game whatever the file's size (the CLI's
+    /// input; a server never reads its own file system, so it passes `Record`).
+    File { path: std::path::PathBuf, game: usize },
     /// A start position (the standard one when `None`) and moves in ICCS (`h2e2 h9g7` or
     /// `H2-E2 H9-G7`; move numbers and a result token are skipped).
     Fen {
@@ -71,6 +75,14 @@ pub(crate) fn load_line_with(input: &GameInput, syntax: MovesSyntax) -> Result<L
     match input {
         GameInput::Record { bytes, name, game } => {
             let entry = load_game(bytes, name, *game)?;
+            Ok(Line {
+                start: entry.game.start,
+                moves: entry.game.main_moves(),
+                entry: Some(entry),
+            })
+        }
+        GameInput::File { path, game } => {
+            let entry = crate::record::load_game(path, *game).map_err(ServiceError::record)?;
             Ok(Line {
                 start: entry.game.start,
                 moves: entry.game.main_moves(),
