@@ -2,7 +2,7 @@
 
 use super::input::load_line;
 use super::options::{
-    SettingsText, claim_limit_profile, event_of, event_time_control, named_rules,
+    SettingsText, claim_limit_profile, event_of, event_time_control, rules_profile,
 };
 use super::{GameInput, Line, ServiceError};
 use crate::rules::limit::{self, ClaimOptions, CountingMode, Lang, LimitReport};

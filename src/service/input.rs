@@ -20,7 +20,10 @@ pub enum GameInput {
     /// Game `game` (1-based) of the record file at `path` (`-`: standard input), streamed up to
     /// that game so that memory stays bounded by one game whatever the file's size (the CLI's
     /// input; a server never reads its own file system, so it passes `Record`).
-    File { path: std::path::PathBuf, game: usize },
+    File {
+        path: std::path::PathBuf,
+        game: usize,
+    },
     /// A start position (the standard one when `None`) and moves in ICCS (`h2e2 h9g7` or
     /// `H2-E2 H9-G7`; move numbers and a result token are skipped).
     Fen {
