@@ -65,14 +65,17 @@ impl Analyzer<'_> {
     pub(super) fn blocks(before: &Position, m: Move, after: &Position) -> bool {
         let us = before.turn();
         let them = after.by_color(!us);
+        let relevant = after.by_color(us).without(m.to) | Bitboard::palace(us);
+        // (Cheap first: something the enemy reached before must be lost at all.)
+        let lost = (attacked_squares(before, them) - attacked_squares(after, them)) & relevant;
+        if lost.is_empty() {
+            return false;
+        }
         let mut setup = after.to_setup();
         setup.board[m.to as usize] = None;
         let without = Position::from_setup_unchecked(&setup);
-        let relevant = after.by_color(us).without(m.to) | Bitboard::palace(us);
         // Reached before the move and with the moved piece off its new square, not with it.
-        let stopped = (attacked_squares(before, them) & attacked_squares(&without, them))
-            - attacked_squares(after, them);
-        (stopped & relevant).any()
+        (lost & attacked_squares(&without, them)).any()
     }
 
     /// Whether the move sets two equal pieces against each other without moving either (兑 by
