@@ -54,9 +54,13 @@ enum Command {
     },
     /// Rewrite records in another notation or format, keeping tags, comments, variations, result.
     Convert {
-        /// Move notation of the PGN written: iccs, wxf or chinese.
+        /// Move notation of the PGN written: iccs, wxf, chinese, san (pychess, ranks 1-10) or
+        /// san_winboard (ranks 0-9).
         #[arg(long, default_value = "chinese")]
         to: String,
+        /// Rank numbering of SAN: 1 (pychess, Fairy-Stockfish: 1-10) or 0 (WinBoard: 0-9).
+        #[arg(long, value_parser = ["0", "1"])]
+        rank_base: Option<String>,
         /// Output format: pgn or dhtmlxq.
         #[arg(long, default_value = "pgn")]
         format: String,
@@ -449,6 +453,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Convert {
             to,
+            rank_base,
             format,
             output,
             paths,
@@ -457,6 +462,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 code: 2,
                 message: format!("--to: {e}"),
             })?;
+            let notation = match (notation.is_san(), rank_base.as_deref()) {
+                (true, Some("0")) => xiangqi_arbiter::Notation::SanWinboard,
+                (true, Some(_)) => xiangqi_arbiter::Notation::San,
+                (false, Some(_)) => {
+                    return Err(Failure {
+                        code: 2,
+                        message: "--rank-base: only for --to san".to_owned(),
+                    });
+                }
+                (_, None) => notation,
+            };
             let format = match format.to_ascii_lowercase().as_str() {
                 "pgn" => xiangqi_arbiter::report::ConvertFormat::Pgn,
                 "dhtmlxq" | "ubb" => xiangqi_arbiter::report::ConvertFormat::Dhtmlxq,

@@ -523,6 +523,8 @@ impl<'a> Parser<'a> {
                     "iccs" | "ucci" => Some(Notation::Iccs),
                     "wxf" => Some(Notation::Wxf),
                     "chinese" => Some(Notation::Chinese),
+                    "san" => Some(Notation::San),
+                    "san-winboard" | "san_winboard" | "winboard" => Some(Notation::SanWinboard),
                     _ => None,
                 };
             } else if k.eq_ignore_ascii_case("Result") && game.result.is_none() {
@@ -802,6 +804,14 @@ impl<'a> Parser<'a> {
             Some(n) => n,
             None => match sniff_word(body) {
                 Some(n) => {
+                    // SAN: the rank base is told by the whole movetext (a rank 0 or 10, or the
+                    // pawn style), pychess's 1-10 when nothing tells.
+                    let n = if n.is_san() {
+                        notation::san::sniff_rank_base(self.s[at..].split_ascii_whitespace())
+                            .map_or(Notation::San, |b| b.notation())
+                    } else {
+                        n
+                    };
                     self.notation = Some(n);
                     n
                 }
@@ -914,6 +924,7 @@ fn split_len(w: &str, notation: Notation) -> usize {
             }
         }
         Notation::Wxf => nth(4),
+        Notation::San | Notation::SanWinboard => w.len(),
         Notation::Chinese => {
             let c3 = w.chars().nth(3).unwrap_or(' ');
             if matches!(c3, '进' | '進' | '退' | '平') {
@@ -1050,11 +1061,7 @@ fn push_tag_name(name: &str, out: &mut String) {
 
 /// The value of the `Format` tag for a notation.
 pub fn format_tag(notation: Notation) -> &'static str {
-    match notation {
-        Notation::Iccs => "ICCS",
-        Notation::Wxf => "WXF",
-        Notation::Chinese => "Chinese",
-    }
+    notation.label()
 }
 
 /// Writes one game as PGN in the given notation (see the module documentation).
