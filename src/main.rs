@@ -61,7 +61,7 @@ enum Command {
         /// Rank numbering of SAN: 1 (pychess, Fairy-Stockfish: 1-10) or 0 (WinBoard: 0-9).
         #[arg(long, value_parser = ["0", "1"])]
         rank_base: Option<String>,
-        /// Output format: pgn or dhtmlxq.
+        /// Output format: pgn, dhtmlxq or wxf (the WXF file format, always in WXF moves).
         #[arg(long, default_value = "pgn")]
         format: String,
         /// Write here instead of standard output.
@@ -476,10 +476,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let format = match format.to_ascii_lowercase().as_str() {
                 "pgn" => xiangqi_arbiter::report::ConvertFormat::Pgn,
                 "dhtmlxq" | "ubb" => xiangqi_arbiter::report::ConvertFormat::Dhtmlxq,
+                "wxf" => xiangqi_arbiter::report::ConvertFormat::Wxf,
                 other => {
                     return Err(Failure {
                         code: 2,
-                        message: format!("--format: unknown format '{other}' (pgn or dhtmlxq)"),
+                        message: format!("--format: unknown format '{other}' (pgn, dhtmlxq or wxf)"),
                     });
                 }
             };

@@ -200,6 +200,8 @@ pub fn validate(
 pub enum ConvertFormat {
     Pgn,
     Dhtmlxq,
+    /// The WXF file format (always WXF moves).
+    Wxf,
 }
 
 /// Converts every valid game of the paths to `format` (PGN in `notation`, or DhtmlXQ), writing
@@ -238,6 +240,10 @@ pub fn convert(
             let mut text = String::new();
             match format {
                 ConvertFormat::Pgn => pgn::write_game(&entry.game, notation, &mut text),
+                ConvertFormat::Wxf => {
+                    super::record::wxf_file::write_game(&entry.game, &mut text);
+                    text.push('\n');
+                }
                 ConvertFormat::Dhtmlxq => {
                     dhtmlxq::write_game(&entry.game, &mut text);
                     text.push('\n');

@@ -41,6 +41,7 @@ pub mod game;
 pub mod load;
 pub mod pgn;
 pub mod walk;
+pub mod wxf_file;
 pub mod xqf;
 
 use crate::notation;

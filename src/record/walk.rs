@@ -40,7 +40,7 @@ impl Input {
 
 /// File extensions taken when walking a directory.
 const RECORD_EXTENSIONS: &[&str] = &[
-    "pgn", "xqf", "cbr", "cbl", "cbf", "html", "htm", "txt", "ubb", "dhtmlxq",
+    "pgn", "xqf", "cbr", "cbl", "cbf", "html", "htm", "txt", "ubb", "dhtmlxq", "wxf",
 ];
 
 /// Guesses the format of a source from its name and its first bytes.
@@ -69,8 +69,12 @@ pub fn detect_format(name: &str, head: &[u8]) -> Option<Format> {
     {
         return Some(Format::Dhtmlxq);
     }
+    if super::wxf_file::looks_like(&String::from_utf8_lossy(&window[..window.len().min(4096)])) {
+        return Some(Format::Wxf);
+    }
     match ext.as_str() {
         "xqf" => Some(Format::Xqf),
+        "wxf" => Some(Format::Wxf),
         "cbr" => Some(Format::Cbr),
         "cbl" => Some(Format::Cbl),
         "cbf" => Some(Format::Cbf),
@@ -197,6 +201,7 @@ pub fn read_bytes(source: &str, bytes: &[u8], format: Option<Format>) -> Vec<Gam
             }
             games
         }
+        Format::Wxf => super::wxf_file::read_bytes(source, bytes),
         Format::Xqf | Format::Cbr | Format::Cbl | Format::Cbf => read_binary(source, bytes, format),
     }
 }
