@@ -480,7 +480,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 other => {
                     return Err(Failure {
                         code: 2,
-                        message: format!("--format: unknown format '{other}' (pgn, dhtmlxq or wxf)"),
+                        message: format!(
+                            "--format: unknown format '{other}' (pgn, dhtmlxq or wxf)"
+                        ),
                     });
                 }
             };

@@ -167,8 +167,13 @@ pub fn validate(
         if json {
             serde_json::to_writer(&mut *out, &report)?;
             out.write_all(b"\n")?;
-        } else if let Some(p) = problem(entry) {
-            writeln!(out, "{p}")?;
+        } else {
+            if let Some(p) = problem(entry) {
+                writeln!(out, "{p}")?;
+            }
+            for w in &entry.warnings {
+                writeln!(out, "warning: {w}")?;
+            }
         }
         Ok(())
     };

@@ -704,7 +704,8 @@ fn dhtmlxq_result_field_states_the_games_result() {
     let want = [
         (record::GameResult::Draw, "1/2-1/2"),
         (record::GameResult::Unknown, "*"),
-        (record::GameResult::RedWins, "红胜"),
+        // The text as written is kept as a tag; the result field gets the standard token.
+        (record::GameResult::RedWins, "1-0"),
     ];
     for (e, (result, field)) in games.iter().zip(want) {
         assert!(e.error.is_none(), "{:?}", e.error);
@@ -718,6 +719,12 @@ fn dhtmlxq_result_field_states_the_games_result() {
         assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
         assert_eq!(back[0].game.result, Some(result), "{out}");
     }
+    assert_eq!(games[2].game.tag("ResultText"), Some("红胜"));
+    assert!(out_has_kind(&games[0], "result_not_understood"));
+}
+
+fn out_has_kind(e: &record::GameEntry, kind: &str) -> bool {
+    e.warnings.iter().any(|w| w.kind == kind)
 }
 
 /// Tag names DhtmlXQ cannot hold as they are (brackets or spaces in the name, or a name the reader

@@ -41,6 +41,7 @@ pub mod game;
 pub mod load;
 pub mod pgn;
 pub mod walk;
+pub mod warnings;
 pub mod wxf_file;
 pub mod xqf;
 
@@ -52,3 +53,4 @@ pub use error::RecordError;
 pub use game::{Format, Game, GameEntry, GameResult, Line, MoveNode, SourcePos};
 pub use load::load_game;
 pub use walk::{Input, detect_format, expand, for_each_game, read_bytes, read_path};
+pub use warnings::Warnings;

@@ -287,10 +287,7 @@ pub fn parse_raw(raw: &RawGame, source: &str) -> GameEntry {
     if let Some(e) = entry.error.take() {
         entry.error = Some(e.in_source(source).in_game(raw.index));
     }
-    for w in &mut entry.warnings {
-        w.source = source.to_owned();
-        w.game = raw.index;
-    }
+    super::warnings::finish(&mut entry);
     entry
 }
 
@@ -605,7 +602,9 @@ impl<'a> Parser<'a> {
                         // A bad move inside a variation cuts the variation there; the game
                         // itself stays valid and the problem is reported as a warning.
                         Err(mut e) if e.ply.is_some() => {
-                            e.message = format!("in a variation, cut here: {}", e.message);
+                            e.message =
+                                format!("in a variation, cut here: {} [{}]", e.message, e.kind);
+                            e.kind = "variation_cut".to_owned();
                             self.warnings.push(e);
                             self.skip_to_close()?;
                         }
@@ -851,10 +850,25 @@ impl<'a> Parser<'a> {
                     line.nodes.push(MoveNode::new(parsed.mv, text, sp));
                 }
                 Err(e) => {
-                    return Err(RecordError::new(e.kind(), e.to_string())
+                    let mut err = RecordError::new(e.kind(), e.to_string())
                         .at(sp.line, sp.column)
                         .at_move(*ply + 1, text)
-                        .with_suggestions(e.suggestions()));
+                        .with_suggestions(e.suggestions());
+                    if e.kind() == "wrong_side" {
+                        // One missing move? Try it with the moves that follow.
+                        let mut texts = vec![text];
+                        texts.extend(following_moves(&self.s[self.i..], 10));
+                        if let Some((msg, shown)) = super::warnings::missing_move_note(
+                            pos,
+                            &texts,
+                            Some(notation),
+                            Format::Pgn,
+                            *ply + 1,
+                        ) {
+                            super::warnings::add_note(&mut err, msg, shown);
+                        }
+                    }
+                    return Err(err);
                 }
             }
             rest = &rest[len..];
@@ -865,6 +879,32 @@ impl<'a> Parser<'a> {
         }
         Ok(())
     }
+}
+
+/// Up to `n` move texts at the start of `s` (a movetext): move numbers and annotation marks are
+/// skipped; a comment, variation or result ends the list.
+fn following_moves(s: &str, n: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    for w in s.split_ascii_whitespace() {
+        if out.len() >= n
+            || w.starts_with(['{', '(', ';', '$', '['])
+            || GameResult::from_token(w).is_some()
+        {
+            break;
+        }
+        let digits = w.bytes().take_while(u8::is_ascii_digit).count();
+        let rest = w[digits..].trim_start_matches('.');
+        let w = if digits > 0 && rest.len() < w.len() - digits {
+            rest
+        } else {
+            w
+        };
+        let w = w.trim_end_matches(['!', '?']);
+        if !w.is_empty() && !w.starts_with('.') {
+            out.push(w);
+        }
+    }
+    out
 }
 
 /// The WXF two-file pawn form `33.4` (digit, digit, dot, digit).

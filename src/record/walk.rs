@@ -181,6 +181,17 @@ pub fn read_bytes(source: &str, bytes: &[u8], format: Option<Format>) -> Vec<Gam
             )];
         }
     };
+    let mut games = read_format(source, bytes, format);
+    if format != Format::Pgn {
+        // (The PGN reader runs these checks on each game itself.)
+        for g in &mut games {
+            super::warnings::finish(g);
+        }
+    }
+    games
+}
+
+fn read_format(source: &str, bytes: &[u8], format: Format) -> Vec<GameEntry> {
     match format {
         Format::Pgn => pgn::PgnReader::new(bytes, source).collect(),
         Format::Dhtmlxq => {

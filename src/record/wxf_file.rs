@@ -88,7 +88,10 @@ fn tag_of_key(key: &str) -> String {
     }
     let mut c = key.chars();
     match c.next() {
-        Some(f) => f.to_uppercase().chain(c.flat_map(char::to_lowercase)).collect(),
+        Some(f) => f
+            .to_uppercase()
+            .chain(c.flat_map(char::to_lowercase))
+            .collect(),
         None => String::new(),
     }
 }
@@ -345,11 +348,19 @@ fn read_game(lines: &[&str], mut k: usize) -> (GameEntry, usize) {
                 result: None,
             };
             let res2 = r2.moves(&body, &mut line, swapped);
-            if res2.as_ref().err().is_none_or(|e2| e2.ply.is_some_and(|p| p > 1)) {
+            if res2
+                .as_ref()
+                .err()
+                .is_none_or(|e2| e2.ply.is_some_and(|p| p > 1))
+            {
                 let first = res.as_ref().err().expect("checked");
                 let mut w = RecordError::new(
                     "side_to_move_corrected",
-                    format!("the first move is {}'s: {} moves first", swapped.turn(), swapped.turn()),
+                    format!(
+                        "the first move is {}'s: {} moves first",
+                        swapped.turn(),
+                        swapped.turn()
+                    ),
                 )
                 .at_move(1, first.move_text.clone().unwrap_or_default());
                 (w.line, w.column) = (first.line, first.column);
@@ -520,7 +531,10 @@ impl Replay {
                     line.nodes.push(MoveNode::new(
                         p.mv,
                         text,
-                        SourcePos { line: ln, column: c },
+                        SourcePos {
+                            line: ln,
+                            column: c,
+                        },
                     ));
                     pos.play_unchecked(p.mv);
                 }
@@ -619,7 +633,11 @@ pub fn write_game(game: &Game, out: &mut String) {
     let comment = |c: &str, out: &mut String| {
         out.push_str(" { ");
         // (A reader sees lines: carriage returns do not survive.)
-        out.push_str(&c.replace("\r\n", "\n").replace(['\r'], "\n").replace('}', ")"));
+        out.push_str(
+            &c.replace("\r\n", "\n")
+                .replace(['\r'], "\n")
+                .replace('}', ")"),
+        );
         out.push_str(" }");
     };
     for c in &game.main.comments_before {
