@@ -169,10 +169,7 @@ pub fn read_str(text: &str, source: &str) -> Vec<GameEntry> {
             if let Some(err) = e.error.take() {
                 e.error = Some(err.in_source(source).in_game(index));
             }
-            for w in &mut e.warnings {
-                w.source = source.to_owned();
-                w.game = index;
-            }
+            super::warnings::finish(&mut e);
             e
         })
         .collect()

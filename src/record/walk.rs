@@ -182,8 +182,11 @@ pub fn read_bytes(source: &str, bytes: &[u8], format: Option<Format>) -> Vec<Gam
         }
     };
     let mut games = read_format(source, bytes, format);
-    if format != Format::Pgn {
-        // (The PGN reader runs these checks on each game itself.)
+    if matches!(
+        format,
+        Format::Xqf | Format::Cbr | Format::Cbl | Format::Cbf
+    ) {
+        // (The text readers run these checks on each game themselves.)
         for g in &mut games {
             super::warnings::finish(g);
         }

@@ -194,12 +194,7 @@ pub fn finish(entry: &mut GameEntry) {
     if game.start.turn() == Color::Black && !game.main.nodes.is_empty() {
         let mut s = game.start.to_setup();
         s.turn = Color::Red;
-        if Position::from_setup(s).is_ok_and(|p| p == Position::start())
-            && !entry
-                .warnings
-                .iter()
-                .any(|w| w.kind == "side_to_move_corrected")
-        {
+        if Position::from_setup(s).is_ok_and(|p| p == Position::start()) {
             let n = &game.main.nodes[0];
             found.push(
                 RecordError::new(

@@ -229,10 +229,7 @@ pub fn read_str(text: &str, source: &str) -> Vec<GameEntry> {
         if let Some(e) = entry.error.take() {
             entry.error = Some(e.in_source(source).in_game(index));
         }
-        for w in &mut entry.warnings {
-            w.source = source.to_owned();
-            w.game = index;
-        }
+        super::warnings::finish(&mut entry);
         out.push(entry);
         k = next.max(k + 1);
     }
