@@ -350,7 +350,7 @@ fn read_game(lines: &[&str], mut k: usize) -> (GameEntry, usize) {
                 .err()
                 .is_none_or(|e2| e2.ply.is_some_and(|p| p > 1))
             {
-                let first = res.as_ref().err().expect("checked");
+                let first = res.as_ref().expect_err("checked");
                 let mut w = RecordError::new(
                     "side_to_move_corrected",
                     format!(
