@@ -1,6 +1,6 @@
 //! Move notations: read one move against a position, print any legal move.
 //!
-//! Three notations are supported, chosen with [`Notation`]:
+//! Five notations are supported, chosen with [`Notation`]:
 //!
 //! * [`Notation::Iccs`]: coordinates, `h2e2`, `H2-E2`, `h2-e2` (see [`iccs`]). The rank-1..10 dialect
 //!   of Fairy-Stockfish and pychess (`h3e3`, `h10g8`) is read only when asked for explicitly, with
@@ -8,6 +8,9 @@
 //! * [`Notation::Wxf`]: WXF file notation in Latin letters, `C2.5`, `H8+7`, `R+.4`, `+C-1`, `++.4`,
 //!   `3+.4` (see [`wxf`]).
 //! * [`Notation::Chinese`]: 炮二平五, 马８进７, 前车平四, 一兵平四, 前九平八 (see [`chinese`]).
+//! * [`Notation::San`] and [`Notation::SanWinboard`]: SAN of pychess.org / Fairy-Stockfish (ranks
+//!   1-10, `P` for pawns: `Che3 Pc5 Rb10`) and of WinBoard/XBoard (ranks 0-9, bare pawns:
+//!   `Cbe2 exe5 Cb0+`) (see [`san`]).
 //!
 //! [`parse_move`] resolves a token against a position and checks that the move is legal. Tokens
 //! that are ambiguous on paper but that only one piece can legally play (馬八退六 with two horses on
