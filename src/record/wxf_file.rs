@@ -50,7 +50,9 @@ pub fn looks_like(text: &str) -> bool {
         .map(str::trim)
         .find(|l| !l.is_empty());
     first.is_some_and(|l| {
-        l.len() >= 7 && l[..6].eq_ignore_ascii_case("FORMAT") && l.as_bytes()[6] == b' '
+        // (Bytes, not characters: the line may start with any text.)
+        let b = l.as_bytes();
+        b.len() >= 7 && b[..6].eq_ignore_ascii_case(b"FORMAT") && b[6] == b' '
     }) || text.lines().any(|l| l.trim_start().starts_with("START{"))
 }
 
