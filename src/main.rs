@@ -63,10 +63,14 @@ enum Command {
     },
     /// Rewrite records in another notation or format, keeping tags, comments, variations, result.
     Convert {
-        /// Move notation of the PGN written: iccs, wxf or chinese.
+        /// Move notation of the PGN written: iccs, wxf, chinese, san (pychess, ranks 1-10) or
+        /// san_winboard (ranks 0-9).
         #[arg(long, default_value = "chinese")]
         to: String,
-        /// Output format: pgn or dhtmlxq.
+        /// Rank numbering of SAN: 1 (pychess, Fairy-Stockfish: 1-10) or 0 (WinBoard: 0-9).
+        #[arg(long, value_parser = ["0", "1"])]
+        rank_base: Option<String>,
+        /// Output format: pgn, dhtmlxq or wxf (the WXF file format, always in WXF moves).
         #[arg(long, default_value = "pgn")]
         format: String,
         /// Write here instead of standard output.
@@ -429,11 +433,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Convert {
             to,
+            rank_base,
             format,
             output,
             paths,
         } => {
-            let (notation, format) = service::convert_options(&to, &format)?;
+            let (notation, format) = service::convert_options(&to, &format, rank_base.as_deref())?;
             let mut out: Box<dyn std::io::Write> = match &output {
                 Some(p) => Box::new(std::io::BufWriter::new(
                     std::fs::File::create(p).map_err(io_failure)?,

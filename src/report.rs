@@ -242,8 +242,13 @@ pub fn validate(
         if json {
             serde_json::to_writer(&mut *out, &report)?;
             out.write_all(b"\n")?;
-        } else if let Some(p) = problem(entry) {
-            writeln!(out, "{p}")?;
+        } else {
+            if let Some(p) = problem(entry) {
+                writeln!(out, "{p}")?;
+            }
+            for w in &entry.warnings {
+                writeln!(out, "warning: {w}")?;
+            }
         }
         Ok(())
     };
@@ -275,6 +280,8 @@ pub fn validate(
 pub enum ConvertFormat {
     Pgn,
     Dhtmlxq,
+    /// The WXF file format (always WXF moves).
+    Wxf,
 }
 
 /// Converts every valid game of the paths to `format` (PGN in `notation`, or DhtmlXQ), writing
@@ -325,6 +332,10 @@ pub fn convert(
             let mut text = String::new();
             match format {
                 ConvertFormat::Pgn => pgn::write_game(&entry.game, notation, &mut text),
+                ConvertFormat::Wxf => {
+                    super::record::wxf_file::write_game(&entry.game, &mut text);
+                    text.push('\n');
+                }
                 ConvertFormat::Dhtmlxq => {
                     dhtmlxq::write_game(&entry.game, &mut text);
                     text.push('\n');

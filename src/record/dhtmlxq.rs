@@ -53,6 +53,10 @@ const TAG_NAMES: &[(&str, &str)] = &[
     ("author", "Author"),
 ];
 
+/// Fields that configure the DhtmlXQ web viewer (applet size, preview, display format, move
+/// numbering): not tags of the game.
+const VIEWER_FIELDS: &[&str] = &["init", "gamepreview", "format", "firstnum", "length", "ver"];
+
 /// The roles of the 16 binit entries of one side: the same order as the XQF piece table.
 use super::xqf::TABLE_ROLES as BINIT_ROLES;
 
@@ -194,10 +198,7 @@ pub fn read_str_at(text: &str, source: &str, at: ChunkStart) -> Vec<GameEntry> {
             if let Some(err) = e.error.take() {
                 e.error = Some(err.in_source(source).in_game(index));
             }
-            for w in &mut e.warnings {
-                w.source = source.to_owned();
-                w.game = index;
-            }
+            super::warnings::finish(&mut e);
             e
         })
         .collect()
@@ -265,6 +266,13 @@ fn fields(text: &str, start: usize, end: usize) -> Vec<Field<'_>> {
         let bound = text[vstart..end].find(OPEN).map_or(end, |j| vstart + j);
         let (value, next) = match text[vstart..bound].find(&closing) {
             Some(j) => (&text[vstart..vstart + j], vstart + j + closing.len()),
+            // The dpxq template quirk `[DhtmlXQ_blacktime][/DhtmlXQ_time]`: an empty field closed
+            // under another name. It reads as empty and is left out (nothing to copy).
+            None if text[vstart..end].starts_with("[/DhtmlXQ_") => {
+                let j = text[vstart..end].find(']').map_or(end - vstart, |j| j + 1);
+                k = vstart + j;
+                continue;
+            }
             // Unterminated: up to the next field.
             None => (&text[vstart..bound], bound),
         };
@@ -392,23 +400,7 @@ fn encode_text(v: &str) -> String {
 
 /// Parses the result text of a `result` field.
 pub fn parse_result(v: &str) -> Option<GameResult> {
-    let v = v.trim();
-    if let Some(r) = GameResult::from_token(v) {
-        return Some(r);
-    }
-    if v.contains("红胜") || v.contains("紅勝") || v.contains("红先胜") || v.contains("黑负")
-    {
-        Some(GameResult::RedWins)
-    } else if v.contains("黑胜") || v.contains("黑勝") || v.contains("红负") || v.contains("紅負")
-    {
-        Some(GameResult::BlackWins)
-    } else if v.contains('和') {
-        Some(GameResult::Draw)
-    } else if v == "未知" {
-        Some(GameResult::Unknown)
-    } else {
-        None
-    }
+    GameResult::parse_text(v)
 }
 
 /// A square from DhtmlXQ digits (x from the left, y from the top).
@@ -540,6 +532,8 @@ fn read_block(
             }
         } else if name == "trailing_text" {
             game.trailing_text = Some(decode_text(f.value));
+        } else if VIEWER_FIELDS.iter().any(|v| v.eq_ignore_ascii_case(name)) {
+            // Settings of the web viewer, not facts of the game.
         } else {
             let tag = TAG_NAMES
                 .iter()
@@ -556,6 +550,7 @@ fn read_block(
     }
 
     // The start position.
+    let bare = binit.is_none() && fen.is_none();
     let first_move = branches
         .get(&0)
         .and_then(|b| b.moves.get(0..4))
@@ -620,6 +615,29 @@ fn read_block(
         let mut setup = Setup::start();
         setup.turn = Color::Black;
         game.start = Position::from_setup(setup).expect("the start position is legal");
+    }
+
+    // A bare move string: the y axis may be the other way round.
+    if bare && let Some(b) = branches.get(&0) {
+        let mut probe = game.start;
+        let mut read = 0;
+        for m in b.moves.as_bytes().chunks_exact(4) {
+            let sq = |x: u8, y: u8| square(x.wrapping_sub(b'0'), y.wrapping_sub(b'0'));
+            let (Some(a), Some(c)) = (sq(m[0], m[1]), sq(m[2], m[3])) else {
+                break;
+            };
+            if !notation::is_legal_move(&probe, Move::new(a, c)) {
+                break;
+            }
+            probe.play_unchecked(Move::new(a, c));
+            read += 1;
+        }
+        let black_first = game.start.turn() == Color::Black;
+        if let Some(w) = super::warnings::other_y_axis(b.moves, read, black_first, Format::Dhtmlxq)
+        {
+            let (l, c) = loc.at(b.offset);
+            warnings.push(w.at(l, c));
+        }
     }
 
     // Children of each (branch, ply).
@@ -754,7 +772,11 @@ impl Ctx<'_, '_> {
                     let mut var = Line::default();
                     let r = self.build(k, before, ply, &mut var, depth + 1);
                     if let Err(mut e) = r {
-                        e.message = format!("in variation (branch {k}), cut here: {}", e.message);
+                        e.message = format!(
+                            "in variation (branch {k}), cut here: {} [{}]",
+                            e.message, e.kind
+                        );
+                        e.kind = "variation_cut".to_owned();
                         self.warnings.push(e);
                     }
                     node.variations.push(var);

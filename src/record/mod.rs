@@ -48,6 +48,8 @@ pub mod limits;
 pub mod load;
 pub mod pgn;
 pub mod walk;
+pub mod warnings;
+pub mod wxf_file;
 pub mod xqf;
 
 use crate::notation;
@@ -59,3 +61,4 @@ pub use game::{Format, Game, GameEntry, GameResult, Line, MoveNode, SourcePos};
 pub use limits::{Limits, MAX_NESTING, limits, set_limits};
 pub use load::load_game;
 pub use walk::{Input, detect_format, expand, for_each_game, read_bytes, read_path};
+pub use warnings::Warnings;

@@ -513,13 +513,11 @@ pub fn parse_raw(raw: &RawGame, source: &str) -> GameEntry {
         }
         entry.error = Some(e.in_source(source).in_game(raw.index));
     }
+    // The reader's remarks on the text (located undecodable bytes) come first.
     let mut warnings = raw.warnings.clone();
     warnings.append(&mut entry.warnings);
     entry.warnings = warnings;
-    for w in &mut entry.warnings {
-        w.source = source.to_owned();
-        w.game = raw.index;
-    }
+    super::warnings::finish(&mut entry);
     entry
 }
 
@@ -757,6 +755,8 @@ impl<'a> Parser<'a> {
                     "iccs" | "ucci" => Some(Notation::Iccs),
                     "wxf" => Some(Notation::Wxf),
                     "chinese" => Some(Notation::Chinese),
+                    "san" => Some(Notation::San),
+                    "san-winboard" | "san_winboard" | "winboard" => Some(Notation::SanWinboard),
                     _ => None,
                 };
             } else if k.eq_ignore_ascii_case("Result") && game.result.is_none() {
@@ -840,7 +840,9 @@ impl<'a> Parser<'a> {
                         // A bad move inside a variation cuts the variation there; the game
                         // itself stays valid and the problem is reported as a warning.
                         Err(mut e) if e.ply.is_some() => {
-                            e.message = format!("in a variation, cut here: {}", e.message);
+                            e.message =
+                                format!("in a variation, cut here: {} [{}]", e.message, e.kind);
+                            e.kind = "variation_cut".to_owned();
                             self.warnings.push(e);
                             self.skip_to_close()?;
                         }
@@ -1039,6 +1041,14 @@ impl<'a> Parser<'a> {
             Some(n) => n,
             None => match sniff_word(body) {
                 Some(n) => {
+                    // SAN: the rank base is told by the whole movetext (a rank 0 or 10, or the
+                    // pawn style), pychess's 1-10 when nothing tells.
+                    let n = if n.is_san() {
+                        notation::san::sniff_rank_base(self.s[at..].split_ascii_whitespace())
+                            .map_or(Notation::San, |b| b.notation())
+                    } else {
+                        n
+                    };
                     self.notation = Some(n);
                     n
                 }
@@ -1084,10 +1094,25 @@ impl<'a> Parser<'a> {
                     line.nodes.push(MoveNode::new(parsed.mv, text, sp));
                 }
                 Err(e) => {
-                    return Err(RecordError::new(e.kind(), e.to_string())
+                    let mut err = RecordError::new(e.kind(), e.to_string())
                         .at(sp.line, sp.column)
                         .at_move(*ply + 1, text)
-                        .with_suggestions(e.suggestions()));
+                        .with_suggestions(e.suggestions());
+                    if e.kind() == "wrong_side" {
+                        // One missing move? Try it with the moves that follow.
+                        let mut texts = vec![text];
+                        texts.extend(following_moves(&self.s[self.i..], 10));
+                        if let Some((msg, shown)) = super::warnings::missing_move_note(
+                            pos,
+                            &texts,
+                            Some(notation),
+                            Format::Pgn,
+                            *ply + 1,
+                        ) {
+                            super::warnings::add_note(&mut err, msg, shown);
+                        }
+                    }
+                    return Err(err);
                 }
             }
             rest = &rest[len..];
@@ -1098,6 +1123,32 @@ impl<'a> Parser<'a> {
         }
         Ok(())
     }
+}
+
+/// Up to `n` move texts at the start of `s` (a movetext): move numbers and annotation marks are
+/// skipped; a comment, variation or result ends the list.
+fn following_moves(s: &str, n: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    for w in s.split_ascii_whitespace() {
+        if out.len() >= n
+            || w.starts_with(['{', '(', ';', '$', '['])
+            || GameResult::from_token(w).is_some()
+        {
+            break;
+        }
+        let digits = w.bytes().take_while(u8::is_ascii_digit).count();
+        let rest = w[digits..].trim_start_matches('.');
+        let w = if digits > 0 && rest.len() < w.len() - digits {
+            rest
+        } else {
+            w
+        };
+        let w = w.trim_end_matches(['!', '?']);
+        if !w.is_empty() && !w.starts_with('.') {
+            out.push(w);
+        }
+    }
+    out
 }
 
 /// The WXF two-file pawn form `33.4` (digit, digit, dot, digit).
@@ -1157,6 +1208,7 @@ fn split_len(w: &str, notation: Notation) -> usize {
             }
         }
         Notation::Wxf => nth(4),
+        Notation::San | Notation::SanWinboard => w.len(),
         Notation::Chinese => {
             let c3 = w.chars().nth(3).unwrap_or(' ');
             if matches!(c3, '进' | '進' | '退' | '平') {
@@ -1293,11 +1345,7 @@ fn push_tag_name(name: &str, out: &mut String) {
 
 /// The value of the `Format` tag for a notation.
 pub fn format_tag(notation: Notation) -> &'static str {
-    match notation {
-        Notation::Iccs => "ICCS",
-        Notation::Wxf => "WXF",
-        Notation::Chinese => "Chinese",
-    }
+    notation.label()
 }
 
 /// Writes one game as PGN in the given notation (see the module documentation).

@@ -71,8 +71,12 @@ pub fn detect_format(name: &str, head: &[u8]) -> Option<Format> {
     {
         return Some(Format::Dhtmlxq);
     }
+    if super::wxf_file::looks_like(&String::from_utf8_lossy(&window[..window.len().min(4096)])) {
+        return Some(Format::Wxf);
+    }
     match ext.as_str() {
         "xqf" => Some(Format::Xqf),
+        "wxf" => Some(Format::Wxf),
         "cbr" => Some(Format::Cbr),
         "cbl" => Some(Format::Cbl),
         "cbf" => Some(Format::Cbf),
@@ -261,6 +265,20 @@ pub fn read_bytes(source: &str, bytes: &[u8], format: Option<Format>) -> Vec<Gam
             )];
         }
     };
+    let mut games = read_format(source, bytes, format);
+    if matches!(
+        format,
+        Format::Xqf | Format::Cbr | Format::Cbl | Format::Cbf
+    ) {
+        // (The text readers run these checks on each game themselves.)
+        for g in &mut games {
+            super::warnings::finish(g);
+        }
+    }
+    games
+}
+
+fn read_format(source: &str, bytes: &[u8], format: Format) -> Vec<GameEntry> {
     match format {
         Format::Pgn => pgn::PgnReader::new(bytes, source).collect(),
         Format::Dhtmlxq => {
@@ -279,6 +297,7 @@ pub fn read_bytes(source: &str, bytes: &[u8], format: Option<Format>) -> Vec<Gam
             }
             games
         }
+        Format::Wxf => super::wxf_file::read_bytes(source, bytes),
         Format::Xqf | Format::Cbr | Format::Cbl | Format::Cbf => read_binary(source, bytes, format),
     }
 }

@@ -38,16 +38,33 @@ pub fn validate_paths(paths: &[PathBuf], json: bool, out: &mut dyn Write) -> io:
 }
 
 /// The notation and format named by `xqa convert --to` and `--format`.
-pub fn convert_options(to: &str, format: &str) -> Result<(Notation, ConvertFormat), ServiceError> {
+pub fn convert_options(
+    to: &str,
+    format: &str,
+    rank_base: Option<&str>,
+) -> Result<(Notation, ConvertFormat), ServiceError> {
     let notation: Notation = to
         .parse()
         .map_err(|e| ServiceError::usage(format!("--to: {e}")))?;
+    // SAN numbers ranks 1-10 (pychess.org) or 0-9 (WinBoard).
+    let notation = match (notation.is_san(), rank_base) {
+        (true, Some("0")) => Notation::SanWinboard,
+        (true, Some("1")) => Notation::San,
+        (true, Some(other)) => {
+            return Err(ServiceError::usage(format!(
+                "--rank-base: '{other}' (0 for WinBoard, 1 for pychess.org)"
+            )));
+        }
+        (false, Some(_)) => return Err(ServiceError::usage("--rank-base: only for --to san")),
+        (_, None) => notation,
+    };
     let format = match format.to_ascii_lowercase().as_str() {
         "pgn" => ConvertFormat::Pgn,
         "dhtmlxq" | "ubb" => ConvertFormat::Dhtmlxq,
+        "wxf" => ConvertFormat::Wxf,
         other => {
             return Err(ServiceError::usage(format!(
-                "--format: unknown format '{other}' (pgn or dhtmlxq)"
+                "--format: unknown format '{other}' (pgn, dhtmlxq or wxf)"
             )));
         }
     };
@@ -71,6 +88,10 @@ pub fn convert(
             ConvertFormat::Pgn => pgn::write_game(&entry.game, notation, &mut text),
             ConvertFormat::Dhtmlxq => {
                 dhtmlxq::write_game(&entry.game, &mut text);
+                text.push('\n');
+            }
+            ConvertFormat::Wxf => {
+                crate::record::wxf_file::write_game(&entry.game, &mut text);
                 text.push('\n');
             }
         }
