@@ -169,7 +169,10 @@ function renderMoves(l, rep, ply) {
   const body = $("moves").tBodies[0];
   body.innerHTML = rows.join("");
   const cur = body.querySelector("tr.current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  const wrap = $("moves-wrap");
+  if (cur && (cur.offsetTop < wrap.scrollTop || cur.offsetTop + cur.offsetHeight > wrap.scrollTop + wrap.clientHeight)) {
+    wrap.scrollTop = cur.offsetTop - wrap.clientHeight / 2;
+  }
 }
 
 function renderNature(m) {
