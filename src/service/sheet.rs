@@ -14,20 +14,22 @@ use std::fmt::Write;
 
 const STYLE: &str = r#"
 @page { size: A4; margin: 14mm; }
-body { font-family: 'Noto Serif CJK SC','Source Han Serif SC','SimSun',serif; color:#222; margin:0 auto; max-width:182mm; font-size:11pt; }
+body { font-family: 'Noto Serif CJK SC','Source Han Serif SC','SimSun',serif; color:#222; margin:0 auto; max-width:182mm; font-size:10pt; }
 h1 { font-size:17pt; margin:0 0 2mm; border-bottom:2px solid #5a3a1a; padding-bottom:2mm; }
 h2 { font-size:13pt; margin:5mm 0 2mm; color:#5a3a1a; }
 table { border-collapse:collapse; width:100%; }
 td, th { border:1px solid #bbb; padding:1mm 2mm; text-align:left; vertical-align:top; }
 th { background:#f4ead8; }
-.meta td { border:none; padding:0.5mm 2mm 0.5mm 0; }
+.meta td { border:none; padding:0.2mm 2mm 0.2mm 0; }
 .layout { display:flex; gap:6mm; align-items:flex-start; }
 .board svg { width:78mm; height:auto; }
 .verdict { font-size:14pt; font-weight:bold; margin:2mm 0; padding:2mm 3mm; border:2px solid #c8102e; }
 .rule { margin:1mm 0; }
-.sign { margin-top:10mm; display:flex; justify-content:space-between; }
+.sign { margin-top:6mm; display:flex; justify-content:space-between; }
 .sign div { border-top:1px solid #444; width:55mm; padding-top:1mm; font-size:9pt; }
 .bad { color:#c8102e; font-weight:bold; }
+.window { columns: 3; column-gap: 4mm; font-size: 8.5pt; }
+.window span { display:block; break-inside: avoid; white-space: nowrap; }
 "#;
 
 fn tag<'a>(line: &'a Line, name: &str) -> &'a str {
@@ -264,30 +266,31 @@ pub fn claim_sheet(input: &GameInput, request: &ClaimRequest) -> Result<String, 
         r.opponent_moves,
         r.opponent_needed
     );
-    let _ = writeln!(
-        out,
-        "<table><tr><th>着 Ply</th><th>着法 Move</th><th>性质 Nature</th><th>计数 Counts</th></tr>"
-    );
+    // The claimant's moves flow in columns, so that a full window fits on the page.
+    let _ = writeln!(out, "<div class=\"window\">");
     for m in &r.moves {
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{} <small>{}</small></td><td>{} {}</td><td>{}</td></tr>",
+            "<span>{} {} <small>{}</small> {}{}</span>",
             m.ply,
             escape(m.chinese.as_deref().unwrap_or("")),
             m.mv.map(|m| m.to_string()).unwrap_or_default(),
             m.nature.name_zh(),
-            m.nature.name(),
             if m.counted {
-                "✓".to_string()
+                " ✓".to_string()
             } else {
                 match m.void {
-                    Some(v) => format!("<span class=\"bad\">不计 void ({v:?})</span>"),
-                    None => "—".to_string(),
+                    Some(v) => format!(" <b class=\"bad\">不计 void ({v:?})</b>"),
+                    None => String::new(),
                 }
             }
         );
     }
-    let _ = writeln!(out, "</table></div></div>");
+    let _ = writeln!(
+        out,
+        "</div><p><small>✓ 计入 counted · 将 check 杀 mate threat 捉 chase 闲 idle</small></p>"
+    );
+    let _ = writeln!(out, "</div></div>");
     let _ = writeln!(
         out,
         "<h2>裁决 Ruling</h2><div class=\"verdict\">{} · {}</div>",
