@@ -168,6 +168,9 @@ enum Command {
         /// control with --event), rapid (50/25/8), amateur40.
         #[arg(long)]
         limit_profile: Option<String>,
+        /// Also write the ruling sheet (one printable HTML page) to this file.
+        #[arg(long)]
+        html: Option<PathBuf>,
     },
     /// List the legal moves of a position in a notation.
     Moves {
@@ -201,6 +204,22 @@ enum Command {
         /// Also write the board as an SVG picture to this file.
         #[arg(long)]
         svg: Option<PathBuf>,
+    },
+    /// Start the arbiter's workbench: a local web app and its JSON API (see the README).
+    Serve {
+        /// Address to listen on. Anything but loopback must be asked for explicitly.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// Port to listen on (0: any free port; the address is printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Largest request body accepted, in MB.
+        #[arg(long, default_value_t = 16)]
+        max_body_mb: usize,
+        /// An event file (events/*.json) whose rules the analyses follow by default (a request
+        /// may name a shipped event with event=NAME, or event=none).
+        #[arg(long)]
+        event: Option<PathBuf>,
     },
     /// Judge a natural move limit (自然限着) draw claim.
     Claim {
@@ -260,6 +279,9 @@ enum Command {
         /// Also write the board at the claim ply as an SVG picture to this file.
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// Also write the ruling sheet (one printable HTML page) to this file.
+        #[arg(long)]
+        html: Option<PathBuf>,
         /// The rules the move natures are judged by: cxa (default) or axf.
         #[arg(long, default_value = "cxa")]
         rules: String,
@@ -514,6 +536,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             moves,
             at,
             limit_profile,
+            html,
         } => {
             let options = AdjudicateOptions {
                 rules,
@@ -530,6 +553,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 outln!("{}", report.to_json());
             } else {
                 out!("{}", report.to_text());
+            }
+            if let Some(file) = html {
+                write_file(&file, &service::adjudicate_sheet(&input, &options)?)?;
             }
             Ok(())
         }
@@ -587,6 +613,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             json,
             lang,
             svg: svg_file,
+            html,
             rules,
             rule_settings,
         } => {
@@ -617,7 +644,43 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(file) = svg_file {
                 write_file(&file, &outcome.svg(lang))?;
             }
+            if let Some(file) = html {
+                write_file(&file, &service::claim_sheet(&input, &request)?)?;
+            }
             Ok(())
+        }
+        Command::Serve {
+            bind,
+            port,
+            max_body_mb,
+            event,
+        } => {
+            let event = read_settings(event.as_deref())?;
+            // A bad event file is refused at start-up, not on every request.
+            service::event_of(event.as_ref())?;
+            let options = xiangqi_arbiter::server::ServerOptions {
+                body_limit: max_body_mb.saturating_mul(1024 * 1024),
+                event,
+                ..Default::default()
+            };
+            let runtime = tokio::runtime::Runtime::new().map_err(io_failure)?;
+            runtime
+                .block_on(xiangqi_arbiter::server::serve(
+                    std::net::SocketAddr::new(bind, port),
+                    &options,
+                    |addr| {
+                        eprintln!("xqa: serving the arbiter's workbench on http://{addr}/");
+                        if !addr.ip().is_loopback() {
+                            eprintln!(
+                                "xqa: warning: listening beyond this machine ({addr}); anyone who can reach it can use it"
+                            );
+                        }
+                    },
+                ))
+                .map_err(|e| Failure {
+                    code: 2,
+                    message: format!("cannot serve on {bind}:{port}: {e}"),
+                })
         }
     }
 }

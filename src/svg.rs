@@ -35,6 +35,7 @@ const GLYPH_SIZE: i32 = CELL * 9 / 16;
 /// Radius of a piece's disc, and of the ring inside it that the glyph must stay within.
 const DISC_R: i32 = CELL * 7 / 16;
 const RING_R: i32 = DISC_R - 5;
+const TARGET: &str = "#e0650b";
 const FONT: &str = "'KaiTi','STKaiti','Kaiti SC','AR PL UKai CN','Noto Serif CJK SC','Source Han Serif SC','SimSun',serif";
 
 /// What to draw besides the pieces.
@@ -46,6 +47,12 @@ pub struct SvgOptions {
     pub caption: Option<String>,
     /// Also write the ICCS coordinates (a-i, 0-9) around the board.
     pub iccs_coordinates: bool,
+    /// Pieces to ring as targets (the pieces a move chases or checks).
+    pub targets: Vec<Square>,
+    /// A selected piece (live entry).
+    pub selected: Option<Square>,
+    /// Points to dot as legal destinations (live entry).
+    pub dots: Vec<Square>,
 }
 
 /// The alphabetic baseline that centres a CJK glyph of this size on `y`. A CJK glyph fills the
@@ -305,6 +312,7 @@ pub fn board(setup: &Setup, options: &SvgOptions) -> String {
         );
     }
     let _ = writeln!(w, "</g>");
+    marks(w, options);
 
     if let Some(c) = &options.caption {
         // Squeeze a caption that would not fit (CJK glyphs are about one em wide, others half).
@@ -350,6 +358,43 @@ fn mark_point(w: &mut String, f: i32, r: i32) {
     }
 }
 
+/// The targets, the selection and the destination dots, over the pieces.
+fn marks(w: &mut String, options: &SvgOptions) {
+    let r = CELL / 2 - 1;
+    if !options.targets.is_empty() {
+        let _ = writeln!(
+            w,
+            r#"<g class="targets" fill="none" stroke="{TARGET}" stroke-width="3.5">"#
+        );
+        for &sq in &options.targets {
+            let (x, y) = point(sq);
+            let _ = writeln!(
+                w,
+                r#"<circle class="target" data-square="{sq}" cx="{x}" cy="{y}" r="{r}" stroke-dasharray="5 3"/>"#
+            );
+        }
+        let _ = writeln!(w, "</g>");
+    }
+    if let Some(sq) = options.selected {
+        let (x, y) = point(sq);
+        let _ = writeln!(
+            w,
+            r#"<circle class="selected" data-square="{sq}" cx="{x}" cy="{y}" r="{r}" fill="none" stroke="{MARK}" stroke-width="4"/>"#
+        );
+    }
+    if !options.dots.is_empty() {
+        let _ = writeln!(w, r#"<g class="dots" fill="{MARK}" fill-opacity="0.55">"#);
+        for &sq in &options.dots {
+            let (x, y) = point(sq);
+            let _ = writeln!(
+                w,
+                r#"<circle class="dot" data-square="{sq}" cx="{x}" cy="{y}" r="8"/>"#
+            );
+        }
+        let _ = writeln!(w, "</g>");
+    }
+}
+
 fn title(setup: &Setup, options: &SvgOptions) -> String {
     let mut t = format!("Xiangqi position {}", setup.fen());
     if let Some(m) = options.last {
@@ -365,7 +410,7 @@ pub fn position(pos: &Position, last: Option<Move>, caption: Option<&str>) -> St
         &SvgOptions {
             last,
             caption: caption.map(str::to_owned),
-            iccs_coordinates: false,
+            ..SvgOptions::default()
         },
     )
 }

@@ -29,6 +29,8 @@ mod input;
 mod moves;
 mod options;
 mod perft;
+mod review;
+mod sheet;
 mod show;
 
 pub use adjudicate::{AdjudicateOptions, adjudicate, adjudicate_line};
@@ -44,7 +46,9 @@ pub use input::{
 };
 pub use moves::{MovesReport, moves};
 pub use options::{
-    SettingsText, claim_limit_profile, named_limit_profile, named_rules, rules_profile,
+    SettingsText, claim_limit_profile, event_of, named_limit_profile, named_rules, rules_profile,
 };
 pub use perft::{MAX_THREADS, PerftReport, perft, thread_pool};
+pub use review::{Review, ReviewPly, board, review};
+pub use sheet::{adjudicate_sheet, claim_sheet};
 pub use show::{ShowReport, show};
