@@ -197,7 +197,7 @@ fn rapid_claim() {
         "claim_rapid.pgn",
         &["--claimant", "red", "--profile", "rapid", "--lang", "zh"],
     ));
-    assert!(zh.contains("快棋 (rapid)"), "{zh}");
+    assert!(zh.contains("（快棋，计数方式：自最后吃子起）"), "{zh}");
     assert!(zh.contains("其中将最多计8着"), "{zh}");
     let en = stdout(&claim(
         "claim_rapid.pgn",

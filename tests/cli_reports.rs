@@ -69,7 +69,7 @@ fn adjudicate_and_claim_rule_on_the_legal_part_of_a_broken_record() {
     assert_eq!(code, 1, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["at_ply"], 10);
-    assert_eq!(v["error"]["kind"].as_str().is_some(), true);
+    assert!(v["error"]["kind"].is_string(), "{v}");
     let (code, out, _) = xqa(&["claim", BROKEN, "--claimant", "red", "--at", "6"]);
     assert_eq!(code, 1);
     assert!(out.contains("judged on its first 10 plies only"), "{out}");
@@ -183,13 +183,11 @@ fn text_reports_in_each_language_with_move_numbers() {
         "zh",
     ]);
     assert!(zh.contains("（慢棋，计数方式：自最后吃子起）"), "{zh}");
-    for (open, close) in [("（", "）")] {
-        for part in zh.split(open).skip(1) {
-            let inside = part.split(close).next().unwrap();
-            assert!(
-                !inside.chars().any(|c| c.is_ascii_alphabetic()),
-                "English inside Chinese brackets: {inside}"
-            );
-        }
+    for part in zh.split('（').skip(1) {
+        let inside = part.split('）').next().unwrap();
+        assert!(
+            !inside.chars().any(|c| c.is_ascii_alphabetic()),
+            "English inside Chinese brackets: {inside}"
+        );
     }
 }

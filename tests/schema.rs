@@ -111,7 +111,9 @@ fn validate_and_convert_errors_follow_the_schema() {
     for e in &errors {
         check("error_document", e, "convert error");
     }
-    assert_eq!(errors[0]["error"]["ply"], 11);
+    let bad_move = errors.iter().find(|e| e["error"]["ply"] == 11).unwrap();
+    assert_eq!(bad_move["error"]["line"], 12);
+    assert_eq!(bad_move["error"]["suggestions"][0], "车二进三");
 }
 
 #[test]
@@ -207,13 +209,15 @@ fn screen_follows_the_schema() {
 
 #[test]
 fn fen_inputs_perft_moves_and_errors_follow_the_schema() {
-    let (code, out, _) = xqa(&["adjudicate", "--moves", "h2e2 h8e8 e2e6 e8e4", "--json"]);
-    assert_eq!(code, 0);
+    let (code, out, _) = xqa(&["adjudicate", "--moves", "h2e2 h7e7 h0g2 h9g7", "--json"]);
+    assert_eq!(code, 0, "{out}");
     let v: Value = serde_json::from_str(&out).unwrap();
     check("adjudicate", &v, "adjudicate --moves");
     assert_eq!(v["header"], Value::Null);
     assert_eq!(v["moves"][2]["move_number"], 2);
-    assert_eq!(v["moves"][2]["wxf"], "C5+4");
+    assert_eq!(v["moves"][2]["wxf"], "H2+3");
+    assert_eq!(v["moves"][2]["chinese"], "马二进三");
+    assert_eq!(v["moves"][3]["side"], "black");
 
     let (_, out, _) = xqa(&["perft", "2", "--divide", "--json"]);
     check("perft", &serde_json::from_str(&out).unwrap(), "perft");

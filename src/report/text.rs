@@ -180,6 +180,10 @@ pub fn adjudicate_text(report: &Report, start: &Position, lang: TextLang) -> Str
             .iter()
             .map(|t| {
                 let by: Vec<String> = t.by.iter().map(|s| s.to_string()).collect();
+                if lang == TextLang::Zh {
+                    let joint = if t.joint { "（联捉）" } else { "" };
+                    return format!("{}{}{joint}←{}", t.piece.glyph(), t.square, by.join("+"));
+                }
                 format!(
                     "{}{}{} by {} ({})",
                     t.piece.glyph(),
