@@ -145,7 +145,13 @@ fn text_reports_in_each_language_with_move_numbers() {
         "{zh}"
     );
     assert!(zh.contains("红方长捉（禁止着法）"), "{zh}");
-    assert!(!zh.contains("plies"), "{zh}");
+    // (The run's summary line, shared with the JSON mode's stderr, stays English.)
+    assert!(
+        zh.lines()
+            .filter(|l| !l.contains("games,"))
+            .all(|l| !l.contains("plies")),
+        "{zh}"
+    );
     let (_, both, _) = xqa(&["screen", game]);
     assert!(
         both.contains("循环：") && both.contains("cycle: "),

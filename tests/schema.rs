@@ -226,7 +226,7 @@ fn fen_inputs_perft_moves_and_errors_follow_the_schema() {
     let (_, out, _) = xqa(&["show", "--moves", "h2e2 h9g7", "--json"]);
     let v: Value = serde_json::from_str(&out).unwrap();
     check("show", &v, "show --moves");
-    assert_eq!(v["last_move"]["chinese"], "马8进7");
+    assert_eq!(v["last_move"]["chinese"], "马８进７");
 
     // Errors with --json: the error document on standard output, as well as the message.
     for args in [
