@@ -185,7 +185,10 @@ pub fn load_game_partial(
         .in_source(name)
         .in_game(number.saturating_sub(1));
         let mut err = ServiceError::record(e);
-        err.code = 2;
+        // A record without games is invalid input; a game number past the end is a usage error.
+        if count > 0 {
+            err.code = 2;
+        }
         return Err(err);
     }
     Ok(entries.swap_remove(number - 1))
