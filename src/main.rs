@@ -5,6 +5,7 @@
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use xiangqi_arbiter::report::text::TextLang;
 use xiangqi_arbiter::rules::limit::Lang;
 use xiangqi_arbiter::service::{
     self, AdjudicateOptions, ClaimRequest, GameInput, ScreenRequest, ServiceError, SettingsText,
@@ -76,6 +77,12 @@ enum Command {
         /// Write here instead of standard output.
         #[arg(long, short)]
         output: Option<std::path::PathBuf>,
+        /// Convert only this game (from 1) of the one record file given.
+        #[arg(long)]
+        game: Option<usize>,
+        /// Report the games not converted as JSON error objects on standard error.
+        #[arg(long)]
+        json: bool,
         /// Record files or directories; `-` reads standard input.
         #[arg(required = true)]
         paths: Vec<std::path::PathBuf>,
@@ -120,6 +127,9 @@ enum Command {
         /// Worker threads (0 = all cores).
         #[arg(long, default_value_t = 0)]
         threads: usize,
+        /// Language of the text report: zh, en or both.
+        #[arg(long, default_value = "both")]
+        lang: TextLang,
         /// Record files or directories; `-` reads standard input.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -171,9 +181,21 @@ enum Command {
         /// Also write the ruling sheet (one printable HTML page) to this file.
         #[arg(long)]
         html: Option<PathBuf>,
+        /// Language of the text report: zh, en or both.
+        #[arg(long, default_value = "both")]
+        lang: TextLang,
     },
     /// List the legal moves of a position in a notation.
     Moves {
+        /// A game record; the position is taken after --at plies of its main line.
+        #[arg(conflicts_with = "fen")]
+        path: Option<PathBuf>,
+        /// Game number in the file (from 1).
+        #[arg(long, default_value_t = 1, requires = "path")]
+        game: usize,
+        /// Plies of the game to play first (default: all).
+        #[arg(long, requires = "path")]
+        at: Option<u32>,
         /// The position (default: the standard start).
         #[arg(long, default_value = START_FEN)]
         fen: String,
@@ -204,6 +226,9 @@ enum Command {
         /// Also write the board as an SVG picture to this file.
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// One JSON object instead of the diagram.
+        #[arg(long)]
+        json: bool,
     },
     /// Start the arbiter's workbench: a local web app and its JSON API (see the README).
     Serve {
@@ -458,18 +483,50 @@ fn run(cli: Cli) -> Result<(), Failure> {
             rank_base,
             format,
             output,
+            game,
+            json,
             paths,
         } => {
             let (notation, format) = service::convert_options(&to, &format, rank_base.as_deref())?;
+            if let Some(game) = game {
+                let [path] = paths.as_slice() else {
+                    return Err(Failure {
+                        code: 2,
+                        message: "--game takes one record file".into(),
+                    });
+                };
+                let name = path.display().to_string();
+                let bytes = if name == "-" {
+                    let mut b = Vec::new();
+                    std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
+                        .map_err(io_failure)?;
+                    b
+                } else {
+                    std::fs::read(path).map_err(|e| service::unreadable(&name, &e))?
+                };
+                let text = service::convert_game(&bytes, &name, game, notation, format)
+                    .map_err(|e| json_failure(e, json))?;
+                match &output {
+                    Some(p) => write_file(p, &text)?,
+                    None => out!("{text}"),
+                }
+                return Ok(());
+            }
             let mut out: Box<dyn std::io::Write> = match &output {
                 Some(p) => Box::new(std::io::BufWriter::new(
                     std::fs::File::create(p).map_err(io_failure)?,
                 )),
                 None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
             };
-            let (converted, failed, unreadable) =
-                service::convert_paths(&paths, notation, format, &mut out, &mut std::io::stderr())
-                    .map_err(io_failure)?;
+            let (converted, failed, unreadable) = service::convert_paths(
+                &paths,
+                notation,
+                format,
+                json,
+                &mut out,
+                &mut std::io::stderr(),
+            )
+            .map_err(io_failure)?;
             out.flush().map_err(io_failure)?;
             if unreadable > 0 {
                 return Err(Failure {
@@ -496,6 +553,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             all,
             limit_profile,
             threads,
+            lang,
             paths,
         } => {
             let options = service::screen_options(&ScreenRequest {
@@ -512,7 +570,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let pool = service::thread_pool(threads)?;
             let mut out = std::io::BufWriter::new(std::io::stdout());
             let summary = pool
-                .install(|| service::screen_paths(&paths, &options, &mut out))
+                .install(|| service::screen_paths(&paths, &options, lang, &mut out))
                 .map_err(io_failure)?;
             write_summary(&mut out, json, &summary)?;
             if summary.unreadable > 0 {
@@ -537,6 +595,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             at,
             limit_profile,
             html,
+            lang,
         } => {
             let options = AdjudicateOptions {
                 rules,
@@ -548,23 +607,33 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 limit_profile,
             };
             let input = game_input(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
-            let report = service::adjudicate(&input, &options)?;
+            let report =
+                service::adjudicate(&input, &options).map_err(|e| json_failure(e, json))?;
             if json {
                 outln!("{}", report.to_json());
             } else {
-                out!("{}", report.to_text());
+                out!("{}", report.to_text_in(lang));
             }
             if let Some(file) = html {
                 write_file(&file, &service::adjudicate_sheet(&input, &options)?)?;
             }
-            Ok(())
+            broken(&report.line)
         }
         Command::Moves {
+            path,
+            game,
+            at,
             fen,
             notation,
             json,
         } => {
-            let report = service::moves(&fen, notation)?;
+            let report = match path {
+                Some(path) => {
+                    let input = game_input(Some(path.as_path()), game, None, None)?;
+                    service::moves_at(&input, at, notation).map_err(|e| json_failure(e, json))?
+                }
+                None => service::moves(&fen, notation).map_err(|e| json_failure(e, json))?,
+            };
             if json {
                 out!("{}", report.to_json());
             } else {
@@ -579,21 +648,29 @@ fn run(cli: Cli) -> Result<(), Failure> {
             moves,
             at,
             svg: svg_file,
+            json,
         } => {
             let input = game_input(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
-            let report = service::show(&input, at)?;
+            let report = service::show(&input, at).map_err(|e| json_failure(e, json))?;
+            if let Some(file) = &svg_file {
+                write_file(file, &report.svg)?;
+            }
+            if json {
+                outln!("{}", report.to_json());
+                return broken(&report.line);
+            }
             outln!("{}", report.diagram);
             if let Some(line) = report.last_move_line() {
                 outln!("{line}");
-            }
-            if let Some(file) = svg_file {
-                write_file(&file, &report.svg)?;
             }
             outln!("FEN: {}", report.position.fen());
             if let Some(line) = report.status_line() {
                 outln!("{line}");
             }
-            Ok(())
+            if let Some(line) = report.error_line() {
+                outln!("{line}");
+            }
+            broken(&report.line)
         }
         Command::Claim {
             path,
@@ -635,7 +712,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 rules,
                 rule_settings,
             };
-            let outcome = service::claim(&input, &request)?;
+            let outcome = service::claim(&input, &request).map_err(|e| json_failure(e, json))?;
             if json {
                 outln!("{}", outcome.to_json());
             } else {
@@ -647,7 +724,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(file) = html {
                 write_file(&file, &service::claim_sheet(&input, &request)?)?;
             }
-            Ok(())
+            broken(&outcome.line)
         }
         Command::Serve {
             bind,
@@ -683,6 +760,24 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 })
         }
     }
+}
+
+/// Exit code 1 after the report of a broken record (the report covers its legal part).
+fn broken(line: &service::Line) -> Result<(), Failure> {
+    match &line.error {
+        Some(e) => Err(invalid(format!("the record is invalid: {e}"))),
+        None => Ok(()),
+    }
+}
+
+/// A service error, printed as its JSON object on standard output too with `--json` (so that a
+/// program reading the output sees the error in the schema).
+fn json_failure(e: ServiceError, json: bool) -> Failure {
+    if json {
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), "{}", e.to_json());
+    }
+    Failure::from(e)
 }
 
 fn write_file(path: &std::path::Path, text: &str) -> Result<(), Failure> {

@@ -299,10 +299,14 @@ fn validate_and_convert_drivers() {
         .collect();
     assert_eq!(lines.len(), 13);
     for l in &lines {
+        // The report schema: source, game and result are in the game header.
         for k in [
-            "source", "game", "format", "notation", "ok", "plies", "result",
+            "schema", "header", "format", "notation", "ok", "plies", "error", "warnings",
         ] {
             assert!(l.get(k).is_some(), "{k} missing in {l}");
+        }
+        for k in ["source", "result", "red", "black", "event", "date"] {
+            assert!(l["header"].get(k).is_some(), "header.{k} missing in {l}");
         }
     }
     let missing = report::validate(&[dir.join("nope.pgn")], false, &mut Vec::new()).unwrap();
@@ -314,6 +318,7 @@ fn validate_and_convert_drivers() {
         &[data().join("wukong_xqdb/dhtmlxq_html")],
         record::Notation::Iccs,
         report::ConvertFormat::Pgn,
+        false,
         &mut out,
         &mut err,
     )
@@ -403,7 +408,7 @@ fn cli_validate_exit_codes_and_json() {
         .collect();
     assert_eq!(bad.len(), 1, "{out}");
     assert!(
-        bad[0]["source"]
+        bad[0]["header"]["source"]["file"]
             .as_str()
             .unwrap()
             .ends_with("illegal-move-chinese.pgn")

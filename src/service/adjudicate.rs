@@ -44,13 +44,62 @@ impl Default for AdjudicateOptions {
     }
 }
 
-/// Rules on the game of `input`: the report `xqa adjudicate` prints (`Report::to_json` for
-/// `--json`, `Report::to_text` otherwise).
-pub fn adjudicate(input: &GameInput, options: &AdjudicateOptions) -> Result<Report, ServiceError> {
-    Ok(adjudicate_line(input, options)?.0)
+/// The ruling on a game, with the line ruled on. A broken record is ruled on as far as its legal
+/// part goes, and `line.error` says why it stops.
+#[derive(Clone, Debug)]
+pub struct AdjudicateReport {
+    pub report: Report,
+    pub line: super::Line,
 }
 
-/// As [`adjudicate`], also giving the line ruled on (for drawing its positions).
+impl std::ops::Deref for AdjudicateReport {
+    type Target = Report;
+    fn deref(&self) -> &Report {
+        &self.report
+    }
+}
+
+impl AdjudicateReport {
+    /// The JSON object `xqa adjudicate --json` prints (pretty, without the final newline).
+    pub fn to_json(&self) -> String {
+        let v = crate::report::rulings::adjudicate_json(
+            &self.report,
+            &self.line.start,
+            self.line.header(),
+            self.line.error_json(),
+        );
+        serde_json::to_string_pretty(&v).expect("report serialises")
+    }
+
+    /// The text `xqa adjudicate` prints, in Chinese and English.
+    pub fn to_text(&self) -> String {
+        self.to_text_in(crate::report::text::TextLang::Both)
+    }
+
+    /// The text `xqa adjudicate --lang` prints (with the record's error at the end, if any).
+    pub fn to_text_in(&self, lang: crate::report::text::TextLang) -> String {
+        let mut out = crate::report::text::adjudicate_text(&self.report, &self.line.start, lang);
+        if let Some(e) = &self.line.error {
+            out.push_str(&format!(
+                "\nthe record is broken: ruled on its first {} plies only: {e}\n",
+                self.line.moves.len()
+            ));
+        }
+        out
+    }
+}
+
+/// Rules on the game of `input`: the report `xqa adjudicate` prints (`to_json` for `--json`,
+/// `to_text` otherwise). A broken record is ruled on up to its bad move.
+pub fn adjudicate(
+    input: &GameInput,
+    options: &AdjudicateOptions,
+) -> Result<AdjudicateReport, ServiceError> {
+    let (report, line) = adjudicate_line(input, options)?;
+    Ok(AdjudicateReport { report, line })
+}
+
+/// As [`adjudicate`], giving the report and the line ruled on apart.
 pub fn adjudicate_line(
     input: &GameInput,
     options: &AdjudicateOptions,
@@ -70,6 +119,9 @@ pub fn adjudicate_line(
             .clone(),
         (None, None) => named_limit_profile("slow")?,
     };
+    if let Some(at) = options.at {
+        line.check_ply("--at", at)?;
+    }
     let limit_options = ClaimOptions {
         profile: limit,
         rules: profile.clone(),

@@ -99,16 +99,43 @@ pub fn convert(
     Ok(text)
 }
 
+/// Game `game` (1-based) of the record in `bytes` rewritten in `format`: `xqa convert --game`.
+/// Errors: no such game (usage, naming the valid range), or the game is invalid.
+pub fn convert_game(
+    bytes: &[u8],
+    name: &str,
+    game: usize,
+    notation: Notation,
+    format: ConvertFormat,
+) -> Result<String, ServiceError> {
+    let entry = super::input::load_game(bytes, name, game)?;
+    let mut text = String::new();
+    match format {
+        ConvertFormat::Pgn => pgn::write_game(&entry.game, notation, &mut text),
+        ConvertFormat::Dhtmlxq => {
+            dhtmlxq::write_game(&entry.game, &mut text);
+            text.push('\n');
+        }
+        ConvertFormat::Wxf => {
+            crate::record::wxf_file::write_game(&entry.game, &mut text);
+            text.push('\n');
+        }
+    }
+    Ok(text)
+}
+
 /// Converts every game of the paths (see [`crate::report::convert`]): (converted, failed,
-/// unreadable).
+/// unreadable). With `json`, the games not converted are reported on `err` as JSON error
+/// documents (`{"schema":1,"code","error"}`), one per line.
 pub fn convert_paths(
     paths: &[PathBuf],
     notation: Notation,
     format: ConvertFormat,
+    json: bool,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<(usize, usize, usize)> {
-    crate::report::convert(paths, notation, format, out, err)
+    crate::report::convert(paths, notation, format, json, out, err)
 }
 
 /// The options of `screen`.
@@ -195,12 +222,30 @@ pub fn screen(bytes: &[u8], name: &str, options: &ScreenOptions) -> Vec<GameScre
         .collect()
 }
 
+/// The objects `xqa screen --json --all` prints for every game of the record in `bytes`, one
+/// per line (see [`crate::report::screen::game_json`]).
+pub fn screen_json_lines(bytes: &[u8], name: &str, options: &ScreenOptions) -> String {
+    use rayon::prelude::*;
+    let entries = super::input::read_games(bytes, name);
+    let screens: Vec<GameScreen> = entries
+        .par_iter()
+        .map(|e| GameScreen::of(e, options))
+        .collect();
+    let mut out = String::new();
+    for (g, e) in screens.iter().zip(&entries) {
+        out.push_str(&crate::report::screen::game_json(g, e).to_string());
+        out.push('\n');
+    }
+    out
+}
+
 /// Screens every game of the paths, writing the report to `out` (see
-/// [`crate::rules::screen::screen`]).
+/// [`crate::report::screen::screen`]).
 pub fn screen_paths(
     paths: &[PathBuf],
     options: &ScreenOptions,
+    lang: crate::report::text::TextLang,
     out: &mut dyn Write,
 ) -> io::Result<ScreenSummary> {
-    crate::rules::screen::screen(paths, options, out)
+    crate::report::screen::screen(paths, options, lang, out)
 }

@@ -77,12 +77,28 @@ pub struct ClaimOutcome {
 impl ClaimOutcome {
     /// The report as `xqa claim --json` prints it (without the final newline).
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(&self.report).expect("report serialises")
+        let v = crate::report::rulings::claim_json(
+            &self.report,
+            &self.line.start,
+            self.line.header(),
+            self.line.error_json(),
+        );
+        serde_json::to_string_pretty(&v).expect("report serialises")
     }
 
     /// The text report in `lang`.
     pub fn to_text(&self, lang: Lang) -> String {
-        self.report.render(lang)
+        let mut out = self.report.render(lang);
+        if let Some(e) = &self.line.error {
+            let n = self.line.moves.len();
+            out.push_str(&match lang {
+                Lang::Zh => format!("\n棋谱有误：只判断了前{n}个半回合：{e}\n"),
+                Lang::En => {
+                    format!("\nThe record is broken: judged on its first {n} plies only: {e}\n")
+                }
+            });
+        }
+        out
     }
 
     /// The board at the claim ply as an SVG picture, captioned with the verdict.
@@ -125,6 +141,12 @@ pub fn claim(input: &GameInput, request: &ClaimRequest) -> Result<ClaimOutcome, 
             request.check_cap,
         )?,
     };
+    if let Some(at) = request.at {
+        line.check_ply("--at", at)?;
+    }
+    if let Some(from) = request.from_claim {
+        line.check_ply("--from-claim", from)?;
+    }
     let at = request.at.unwrap_or(line.moves.len() as u32);
     let options = ClaimOptions {
         profile,

@@ -33,18 +33,18 @@ mod review;
 mod sheet;
 mod show;
 
-pub use adjudicate::{AdjudicateOptions, adjudicate, adjudicate_line};
+pub use adjudicate::{AdjudicateOptions, AdjudicateReport, adjudicate, adjudicate_line};
 pub use batch::{
-    ScreenRequest, convert, convert_options, convert_paths, screen, screen_options, screen_paths,
-    validate, validate_json_lines, validate_paths,
+    ScreenRequest, convert, convert_game, convert_options, convert_paths, screen,
+    screen_json_lines, screen_options, screen_paths, validate, validate_json_lines, validate_paths,
 };
 pub use claim::{ClaimOutcome, ClaimRequest, claim};
 pub use error::ServiceError;
 pub use input::{
-    GameInput, Line, load_game, load_line, parse_fen, parse_iccs_line, read_games, shorten,
-    unreadable,
+    GameInput, Line, load_game, load_game_partial, load_line, parse_fen, parse_iccs_line,
+    read_games, shorten, unreadable,
 };
-pub use moves::{MovesReport, moves};
+pub use moves::{MovesReport, moves, moves_at};
 pub use options::{
     SettingsText, claim_limit_profile, event_of, named_limit_profile, named_rules, rules_profile,
 };

@@ -1,18 +1,18 @@
 //! Reports of `xqa validate` and `xqa convert`: one JSON object per game, a summary, and the
 //! drivers that produce them (the CLI only parses arguments and calls these).
 //!
-//! JSON per game (one line each):
-//! `{"source","game","format","notation","ok","plies","result"}` plus, when the game is invalid,
-//! `"error": {"line","column","offset","ply","move_text","kind","message","suggestions"}` (`offset`, a
-//! byte offset, only for binary sources and undecodable bytes) and, when moves
-//! were accepted with a remark (such as a plain-file Chinese move resolved by legality),
-//! `"warnings": [...]` of the same shape. `game` is 1-based; `plies` counts the main-line moves
-//! that replayed legally; `result` is the result the record states (`"1-0"`, `"0-1"`,
-//! `"1/2-1/2"`, `"*"`) or null.
+//! JSON per game (one line each), in the one report schema (`docs/schema.json`, [`schema`]):
+//! `{"schema":1,"header","format","notation","ok","plies","error","warnings"}`: `header` names the
+//! source file and the 1-based game number with the tags and the result the record states; `plies`
+//! counts the main-line moves that replayed legally; `error` is the error object of an invalid
+//! game (null otherwise); `warnings` lists moves accepted with a remark (such as a plain-file
+//! Chinese move resolved by legality) as error objects. `format` is null for a file that could
+//! not be read at all.
 //!
-//! Besides games: `{"source","skipped"}` for a directory entry that is not a regular file (a FIFO,
-//! a device, a socket: never opened) and `{"source","not_a_record"}` for a file that holds no game
-//! record in any known format. Neither counts as a game; a run that reads no game exits 1.
+//! Besides games: `{"schema":1,"source","skipped"}` for a directory entry that is not a regular
+//! file (a FIFO, a device, a socket: never opened) and `{"schema":1,"source","not_a_record"}` for
+//! a file that holds no game record in any known format. Neither counts as a game; a run that
+//! reads no game exits 1.
 
 use crate::record::walk;
 use crate::record::{Format, GameEntry, RecordError, dhtmlxq, error::kind, pgn};
@@ -21,7 +21,13 @@ use std::time::Instant;
 
 use crate::record::Notation;
 
-/// Where and why, without the source and game (they are in the enclosing report).
+pub mod rulings;
+pub mod schema;
+pub mod screen;
+pub mod text;
+
+/// Where and why, without the source and game (they are in the enclosing report): the record
+/// error's location fields, for views that lay them out themselves (the web app).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ErrorReport {
     pub line: u64,
@@ -51,21 +57,22 @@ impl From<&RecordError> for ErrorReport {
     }
 }
 
-/// The verdict on one game.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+/// The verdict on one game: the object `xqa validate --json` prints for it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct GameReport {
-    pub source: String,
-    /// 1-based index of the game in its source.
-    pub game: usize,
-    pub format: Format,
+    /// The schema version ([`schema::SCHEMA_VERSION`]).
+    pub schema: u32,
+    /// The game header ([`schema::header`]): tags, result, and the source file and game number.
+    pub header: serde_json::Value,
+    /// The record's format; null when the file could not be read at all.
+    pub format: Option<Format>,
     pub notation: Option<Notation>,
     pub ok: bool,
     pub plies: usize,
-    pub result: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<ErrorReport>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<ErrorReport>,
+    /// The error object ([`schema::error_object`]), null for a valid game.
+    pub error: Option<serde_json::Value>,
+    /// Moves accepted with a remark, as error objects.
+    pub warnings: Vec<serde_json::Value>,
 }
 
 /// The validation policy on top of reading: a record must replay legally and hold at least one
@@ -87,16 +94,16 @@ pub fn problem(entry: &GameEntry) -> Option<RecordError> {
 impl GameReport {
     pub fn of(entry: &GameEntry) -> GameReport {
         let problem = problem(entry);
+        let unreadable = problem.as_ref().is_some_and(|e| e.kind == kind::IO);
         GameReport {
-            source: entry.source.clone(),
-            game: entry.index + 1,
-            format: entry.format,
+            schema: schema::SCHEMA_VERSION,
+            header: schema::header(entry),
+            format: (!unreadable).then_some(entry.format),
             notation: entry.notation,
             ok: problem.is_none(),
             plies: entry.plies(),
-            result: entry.game.result.map(|r| r.token()),
-            error: problem.as_ref().map(ErrorReport::from),
-            warnings: entry.warnings.iter().map(ErrorReport::from).collect(),
+            error: problem.as_ref().map(schema::error_object),
+            warnings: entry.warnings.iter().map(schema::error_object).collect(),
         }
     }
 }
@@ -196,7 +203,7 @@ pub fn validate(
         if json {
             serde_json::to_writer(
                 &mut *out,
-                &serde_json::json!({"source": w.source, "skipped": w.message}),
+                &schema::versioned(serde_json::json!({"source": w.source, "skipped": w.message})),
             )?;
             out.write_all(b"\n")?;
         } else {
@@ -204,8 +211,7 @@ pub fn validate(
         }
     }
     let mut emit = |entry: &GameEntry, s: &mut Summary| -> io::Result<()> {
-        let report = GameReport::of(entry);
-        if report
+        if entry
             .error
             .as_ref()
             .is_some_and(|e| e.kind == kind::UNKNOWN_FORMAT)
@@ -215,10 +221,10 @@ pub fn validate(
             if json {
                 serde_json::to_writer(
                     &mut *out,
-                    &serde_json::json!({
+                    &schema::versioned(serde_json::json!({
                         "source": entry.source,
                         "not_a_record": "not a game record in any known format",
-                    }),
+                    })),
                 )?;
                 out.write_all(b"\n")?;
             } else {
@@ -230,11 +236,12 @@ pub fn validate(
             }
             return Ok(());
         }
+        let report = GameReport::of(entry);
         s.games += 1;
         s.plies += report.plies;
         if report.ok {
             s.valid += 1;
-        } else if report.error.as_ref().is_some_and(|e| e.kind == kind::IO) {
+        } else if report.error.as_ref().is_some_and(|e| e["kind"] == kind::IO) {
             s.io_errors += 1;
         } else {
             s.invalid += 1;
@@ -292,9 +299,21 @@ pub fn convert(
     paths: &[std::path::PathBuf],
     notation: Notation,
     format: ConvertFormat,
+    json: bool,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<(usize, usize, usize)> {
+    let report = |err: &mut dyn Write, e: &RecordError| -> io::Result<()> {
+        if json {
+            let code = if e.kind == kind::IO { 2 } else { 1 };
+            let doc = schema::versioned(
+                serde_json::json!({"code": code, "error": schema::error_object(e)}),
+            );
+            writeln!(err, "{doc}")
+        } else {
+            writeln!(err, "{e} (game not converted)")
+        }
+    };
     let walk::Expanded {
         inputs,
         errors: missing,
@@ -307,7 +326,7 @@ pub fn convert(
         writeln!(err, "{}: {}", w.source, w.message)?;
     }
     for e in missing {
-        writeln!(err, "{e}")?;
+        report(err, &e)?;
         failed += 1;
         unreadable += 1;
     }
@@ -327,7 +346,7 @@ pub fn convert(
                 if e.kind == super::record::error::kind::IO {
                     unreadable += 1;
                 }
-                return writeln!(err, "{e} (game not converted)");
+                return report(err, e);
             }
             let mut text = String::new();
             match format {
