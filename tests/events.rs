@@ -204,7 +204,7 @@ fn adjudicate_flags_a_game_drawn_before_draw_offers_are_allowed() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("early draw: recorded 1/2-1/2 after"), "{out}");
-    assert!(out.contains("自然限着 (rapid)"), "{out}");
+    assert!(out.contains("natural move limit (rapid)"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -239,7 +239,7 @@ fn screen_flags_early_draws_and_rules_with_the_event() {
     assert_eq!(g["early_draw"]["within"], 25);
     assert_eq!(g["early_draw"]["result"], "1/2-1/2");
     // The overlay of the event rules the early shuffle: Red must vary.
-    let incidents = g["incidents"].as_array().unwrap();
+    let incidents = g["cycles"].as_array().unwrap();
     assert!(!incidents.is_empty(), "{g}");
     assert!(
         incidents.iter().all(|i| i["verdict"] == "red_must_vary"),

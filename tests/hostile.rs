@@ -125,17 +125,18 @@ fn walks_skip_fifos_and_devices_and_sniff_by_content() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert!(
-        lines.iter().any(
-            |v| v["source"].as_str().unwrap().ends_with("pipe.pgn") && v["skipped"].is_string()
-        )
-    );
-    assert!(
-        lines
-            .iter()
-            .any(|v| v["source"].as_str().unwrap().ends_with("notes.md")
-                && v["not_a_record"].is_string())
-    );
+    assert!(lines.iter().any(|v| {
+        v["source"]
+            .as_str()
+            .is_some_and(|s| s.ends_with("pipe.pgn"))
+            && v["skipped"].is_string()
+    }));
+    assert!(lines.iter().any(|v| {
+        v["source"]
+            .as_str()
+            .is_some_and(|s| s.ends_with("notes.md"))
+            && v["not_a_record"].is_string()
+    }));
 
     // Named directly, a FIFO or device is refused: exit 2, never a hang.
     for name in ["pipe.pgn", "zero.pgn"] {
@@ -349,8 +350,9 @@ fn one_game_of_a_million_is_read_in_flat_memory() {
     let (code, _, err, peak) = run(&["claim", path, "--game", "1000000", "--claimant", "red"]);
     assert!(code == 0 || code == 1, "{err}");
     assert!(peak < 100 * 1024, "claim: {peak} KiB");
+    // A game past the end is a usage error (exit 2) naming the range.
     let (code, _, err, peak) = run(&["show", path, "--game", "1000001"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("holds 1000000 games"), "{err}");
     assert!(peak < 100 * 1024, "{peak} KiB");
 }

@@ -52,6 +52,7 @@ pub fn game_json(g: &GameScreen, entry: &GameEntry) -> Value {
         "undetermined": g.undetermined,
         "cycles": cycles,
         "limit": g.limit,
+        "early_draw": g.early_draw,
     }))
 }
 
@@ -68,10 +69,46 @@ pub fn screen(
     out: &mut dyn Write,
 ) -> io::Result<ScreenSummary> {
     let started = Instant::now();
-    let (inputs, missing) = walk::expand(paths);
+    let walk::Expanded {
+        inputs,
+        errors: missing,
+        skipped,
+    } = walk::expand_all(paths);
     let mut summary = ScreenSummary::default();
     let mut io_err: Option<io::Error> = None;
+    // Directory entries that are not regular files, and files that hold no game record: said,
+    // with their path (as `validate` says them), but not games.
+    for w in &skipped {
+        summary.skipped += 1;
+        if options.json {
+            let doc = versioned(json!({"source": w.source, "skipped": w.message}));
+            writeln!(out, "{doc}")?;
+        } else {
+            writeln!(out, "{}: {}", w.source, w.message)?;
+        }
+    }
     let mut emit = |g: &GameScreen, entry: &GameEntry, s: &mut ScreenSummary| -> io::Result<()> {
+        if entry
+            .error
+            .as_ref()
+            .is_some_and(|e| e.kind == crate::record::error::kind::UNKNOWN_FORMAT)
+        {
+            s.not_records += 1;
+            if options.json {
+                let doc = versioned(json!({
+                    "source": entry.source,
+                    "not_a_record": "not a game record in any known format",
+                }));
+                writeln!(out, "{doc}")?;
+            } else {
+                writeln!(
+                    out,
+                    "{}: not a game record in any known format",
+                    entry.source
+                )?;
+            }
+            return Ok(());
+        }
         s.games += 1;
         s.plies += g.plies;
         s.incidents += g.incidents.len();
@@ -85,6 +122,9 @@ pub fn screen(
         }
         if g.has_incident() {
             s.games_with_incidents += 1;
+        }
+        if g.early_draw.is_some() {
+            s.early_draws += 1;
         }
         if options.json {
             if options.all || g.has_incident() || g.error.is_some() {

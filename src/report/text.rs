@@ -147,6 +147,26 @@ pub fn adjudicate_text(report: &Report, start: &Position, lang: TextLang) -> Str
     if lang.en() {
         let _ = writeln!(out, "rules: {}", report.rules);
     }
+    if let Some(e) = &report.event {
+        if lang.zh() {
+            let _ = writeln!(out, "赛事：{e}");
+        }
+        if lang.en() {
+            let _ = writeln!(out, "event: {e}");
+        }
+    }
+    if let Some(d) = &report.early_draw {
+        if lang.zh() {
+            let _ = writeln!(out, "提前和棋：{}", d.reason_zh);
+        }
+        if lang.en() {
+            let _ = writeln!(
+                out,
+                "early draw: recorded {} after {} moves (draw offers allowed from move {})\n  {}",
+                d.result, d.moves, d.within, d.reason_en
+            );
+        }
+    }
     let head = match lang {
         TextLang::Zh => format!(
             "{}  {}  {}  {:<5} {} {} 目标",
@@ -315,6 +335,18 @@ pub fn screen_text(g: &GameScreen, start: &Position, lang: TextLang) -> String {
                         ""
                     },
                 ),
+            };
+        }
+    }
+    if let Some(d) = &g.early_draw {
+        for &lg in lang.langs() {
+            let _ = match lg {
+                Lang::En => writeln!(
+                    out,
+                    "{head}: recorded {} after {} moves, but the event allows no draw offers within {} moves\n    {}",
+                    d.result, d.moves, d.within, d.reason_en
+                ),
+                Lang::Zh => writeln!(out, "{head}：{}", d.reason_zh),
             };
         }
     }

@@ -367,6 +367,11 @@ pub struct ScreenSummary {
     pub invalid: usize,
     /// Inputs that could not be read at all (missing files, I/O errors).
     pub unreadable: usize,
+    /// Files that hold no game record in any known format (reported with their path, not
+    /// counted among the games).
+    pub not_records: usize,
+    /// Directory entries skipped as not regular files (FIFOs, devices, sockets).
+    pub skipped: usize,
     pub seconds: f64,
 }
 
@@ -397,6 +402,12 @@ impl std::fmt::Display for ScreenSummary {
                 ", {} games recorded as drawn before draw offers are allowed",
                 self.early_draws
             )?;
+        }
+        if self.not_records > 0 {
+            write!(f, ", {} files not game records", self.not_records)?;
+        }
+        if self.skipped > 0 {
+            write!(f, ", {} entries skipped (not regular files)", self.skipped)?;
         }
         Ok(())
     }
