@@ -1,0 +1,165 @@
+"""xiangqi_arbiter: read recorded Xiangqi (Chinese chess) games, check every move, rule on them.
+
+A thin Python front end over the xiangqi-arbiter engine, the same library layer as the ``xqa``
+command line: every report function returns exactly the objects of ``xqa ... --json``.
+
+* :func:`read_games` streams :class:`Game` objects from any record (PGN in ICCS, WXF or Chinese
+  notation, DhtmlXQ, XQF, CCBridge CBR/CBL/CBF; UTF-8, GBK or Big5).
+* :func:`validate`, :func:`convert`, :func:`adjudicate`, :func:`claim`, :func:`screen` are
+  ``xqa validate``, ``convert``, ``adjudicate``, ``claim`` and ``screen``.
+* :class:`Position` is a board with its legal moves in any notation, and perft.
+
+A *source* is a path (``str`` naming an existing file or directory, or ending in a record
+extension such as ``.pgn``, or any ``os.PathLike``; directories are walked recursively), the
+record itself as ``bytes``, or record text as ``str``. Bad input raises :class:`RecordError` (or
+its subclasses :class:`MoveError` and :class:`PositionError`), whose attributes are the fields of
+the engine's error object.
+"""
+
+from __future__ import annotations
+
+import json as _json
+
+__all__ = [
+    "Game",
+    "MoveError",
+    "Position",
+    "PositionError",
+    "RecordError",
+    "adjudicate",
+    "claim",
+    "convert",
+    "read_games",
+    "screen",
+    "validate",
+]
+
+
+class RecordError(ValueError):
+    """A record, a move or a position that cannot be read or played.
+
+    ``str(error)`` is the engine's full message (source, line and column, game, ply, move text,
+    reason, suggestions). The attributes are the fields of the engine's error object:
+
+    * ``kind``: the stable machine-readable reason (``"illegal_movement"``, ``"no_piece"``,
+      ``"ambiguous"``, ``"record_syntax"``, ``"truncated"``, ``"io"``, ``"no_such_game"``, ...);
+    * ``message``: what is wrong, in English;
+    * ``source`` (also ``file``): the file name, ``<bytes>`` or ``<string>``, or None;
+    * ``game``: the 1-based number of the game in its source, or None;
+    * ``line``, ``column``: 1-based position in a text record, or None;
+    * ``offset``: byte offset in a binary record, or None;
+    * ``ply``: 1-based ply of the offending move, or None;
+    * ``move_text``: the offending move as written, or None;
+    * ``suggestions``: the legal moves the writer probably meant, in the record's notation.
+    """
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        kind: str = "error",
+        message: str | None = None,
+        source: str | None = None,
+        game: int | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        offset: int | None = None,
+        ply: int | None = None,
+        move_text: str | None = None,
+        suggestions: list[str] | None = None,
+    ) -> None:
+        super().__init__(text)
+        self.kind = kind
+        self.message = text if message is None else message
+        self.source = source
+        self.game = game
+        self.line = line
+        self.column = column
+        self.offset = offset
+        self.ply = ply
+        self.move_text = move_text
+        self.suggestions = list(suggestions or [])
+
+    @property
+    def file(self) -> str | None:
+        """The source the error is in (the same as ``source``)."""
+        return self.source
+
+    def to_dict(self) -> dict:
+        """The fields as a dict (``None`` for what is not known)."""
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "source": self.source,
+            "game": self.game,
+            "line": self.line,
+            "column": self.column,
+            "offset": self.offset,
+            "ply": self.ply,
+            "move_text": self.move_text,
+            "suggestions": list(self.suggestions),
+        }
+
+    def __reduce__(self):
+        return (_rebuild_error, (type(self), str(self), self.to_dict()))
+
+    def __repr__(self) -> str:
+        where = ", ".join(
+            f"{k}={v!r}"
+            for k, v in self.to_dict().items()
+            if v not in (None, []) and k not in ("kind", "message")
+        )
+        return f"{type(self).__name__}(kind={self.kind!r}, message={self.message!r}{', ' if where else ''}{where})"
+
+
+class MoveError(RecordError):
+    """A move given as text (``moves=``, :meth:`Position.play`) that cannot be read or is not legal."""
+
+
+class PositionError(RecordError):
+    """A FEN that is malformed or describes an impossible position (``kind`` says which problem)."""
+
+
+def _rebuild_error(cls, text, fields):
+    return cls(text, **fields)
+
+
+from . import _native  # noqa: E402
+
+_native._register_errors(RecordError, MoveError, PositionError)
+
+Position = _native.Position
+Game = _native.Game
+__version__ = _native.__version__
+
+
+def read_games(source):
+    """Iterate over the games of ``source`` (or of a list of sources), in order.
+
+    Every format and notation ``xqa validate`` reads is accepted. The games are parsed and
+    replayed on the engine's threads, ahead of the loop, with bounded memory. A game whose record
+    is broken is yielded with ``game.error`` set (the moves before the error are kept); a source
+    that cannot be read at all (a missing file) raises :class:`RecordError` with kind ``"io"``.
+    """
+    return _native.read_games(source)
+
+
+def validate(source, *, threads=0):
+    """Check every game of ``source`` (or of a list of sources).
+
+    Returns a list with one dict per game, equal to the objects ``xqa validate --json`` prints:
+    ``source, game, format, notation, ok, plies, result``, plus ``error`` and ``warnings`` when
+    there are any. Runs without the GIL on the engine's threads (``threads=0``: all cores).
+    """
+    return _json.loads(_native.validate_json(source, threads))
+
+
+def convert(source, to="chinese", format="pgn", *, skip_invalid=False):
+    """Rewrite every game of ``source`` as PGN in notation ``to`` (``"chinese"``, ``"wxf"``,
+    ``"iccs"``), or as DhtmlXQ with ``format="dhtmlxq"``, keeping tags, comments, variations and
+    the result. Returns the text ``xqa convert`` writes.
+
+    An invalid game raises its :class:`RecordError`; with ``skip_invalid=True`` it is left out,
+    as the CLI does.
+    """
+    return _native.convert(source, to, format, skip_invalid)
