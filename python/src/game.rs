@@ -294,9 +294,12 @@ impl Game {
         guarded(|| write_game(&self.entry, notation, format))
     }
 
-    /// The game's object of `validate` (a JSON string; the Python wrapper returns a dict).
-    fn _report_json(&self) -> String {
-        serde_json::to_string(&GameReport::of(&self.entry)).unwrap_or_default()
+    /// The game's dict of `validate` (the object `xqa validate --json` prints for it).
+    fn report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::reports::loads(
+            py,
+            &serde_json::to_string(&GameReport::of(&self.entry)).expect("a report serialises"),
+        )
     }
 
     fn __repr__(&self) -> String {

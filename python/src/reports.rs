@@ -10,6 +10,12 @@ use pyo3::prelude::*;
 use xiangqi_arbiter::record::Notation;
 use xiangqi_arbiter::report::{ConvertFormat, GameReport};
 
+/// A serde report handed to Python: `json.loads` of its JSON text, so that the objects are the
+/// CLI's `--json` exactly.
+pub fn loads<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (json,))
+}
+
 /// A `format=` argument of `convert`.
 pub fn convert_format(name: &str) -> PyResult<ConvertFormat> {
     match name.to_ascii_lowercase().as_str() {
@@ -53,15 +59,14 @@ pub fn validate_json(
 }
 
 /// `convert`: every game of the sources rewritten, as `xqa convert` writes them. An invalid game
-/// raises its `RecordError` unless `skip_invalid`, which leaves it out as the CLI does.
+/// raises its `RecordError`.
 #[pyfunction]
-#[pyo3(signature = (sources, to = "chinese", format = "pgn", skip_invalid = false))]
+#[pyo3(signature = (sources, to = "chinese", format = "pgn"))]
 pub fn convert(
     py: Python<'_>,
     sources: &Bound<'_, PyAny>,
     to: &str,
     format: &str,
-    skip_invalid: bool,
 ) -> PyResult<String> {
     let notation: Notation = to.parse().map_err(value_err)?;
     let format = convert_format(format)?;
@@ -72,12 +77,8 @@ pub fn convert(
             let mut failed = None;
             for_each_entry(&sources, |entry| match &entry.error {
                 Some(e) => {
-                    if skip_invalid && e.kind != xiangqi_arbiter::record::error::kind::IO {
-                        true
-                    } else {
-                        failed = Some(e.clone());
-                        false
-                    }
+                    failed = Some(e.clone());
+                    false
                 }
                 None => {
                     text.push_str(&write_game(&entry, notation, format));

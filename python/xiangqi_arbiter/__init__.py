@@ -154,12 +154,11 @@ def validate(source, *, threads=0):
     return _json.loads(_native.validate_json(source, threads))
 
 
-def convert(source, to="chinese", format="pgn", *, skip_invalid=False):
+def convert(source, to="chinese", format="pgn"):
     """Rewrite every game of ``source`` as PGN in notation ``to`` (``"chinese"``, ``"wxf"``,
     ``"iccs"``), or as DhtmlXQ with ``format="dhtmlxq"``, keeping tags, comments, variations and
     the result. Returns the text ``xqa convert`` writes.
 
-    An invalid game raises its :class:`RecordError`; with ``skip_invalid=True`` it is left out,
-    as the CLI does.
+    An invalid game raises its :class:`RecordError` (the CLI reports it and goes on).
     """
-    return _native.convert(source, to, format, skip_invalid)
+    return _native.convert(source, to, format)
