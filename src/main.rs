@@ -5,9 +5,11 @@
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
-use xiangqi_arbiter::rules::limit::{self, ClaimOptions, CountingMode, Lang, LimitProfile};
-use xiangqi_arbiter::{Color, Move, Position, START_FEN, diagram, svg};
+use xiangqi_arbiter::rules::limit::Lang;
+use xiangqi_arbiter::service::{
+    self, AdjudicateOptions, ClaimRequest, GameInput, ScreenRequest, ServiceError, SettingsText,
+};
+use xiangqi_arbiter::{Color, START_FEN};
 
 #[derive(Parser)]
 #[command(
@@ -287,23 +289,13 @@ fn io_failure(e: std::io::Error) -> Failure {
     }
 }
 
-/// The most worker threads `--threads` accepts (more only costs memory and start-up time).
-const MAX_THREADS: usize = 1024;
-
-fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
-    if threads > MAX_THREADS {
-        return Err(Failure {
-            code: 2,
-            message: format!("--threads {threads}: at most {MAX_THREADS} (0 = all cores)"),
-        });
+impl From<ServiceError> for Failure {
+    fn from(e: ServiceError) -> Failure {
+        Failure {
+            code: e.code,
+            message: e.message,
+        }
     }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Failure {
-            code: 2,
-            message: format!("cannot start threads: {e}"),
-        })
 }
 
 /// Ends a batch report: the summary line after the text lines, or on stderr after JSON lines
@@ -323,38 +315,33 @@ fn write_summary(
     Ok(())
 }
 
-/// The rule profile named by `--rules`, or read from a `--settings` JSON file.
-fn load_profile(
-    rules: &str,
-    settings: Option<&std::path::Path>,
-) -> Result<xiangqi_arbiter::rules::Profile, Failure> {
-    use xiangqi_arbiter::rules::Profile;
-    match settings {
-        Some(file) => {
-            let text = std::fs::read_to_string(file).map_err(|e| Failure {
-                code: 2,
-                message: format!("cannot read {}: {e}", file.display()),
-            })?;
-            serde_json::from_str::<Profile>(&text)
-                .map_err(|e| invalid(format!("{}: invalid settings: {e}", file.display())))
+/// The text of a `--settings` file.
+fn read_settings(file: Option<&std::path::Path>) -> Result<Option<SettingsText>, Failure> {
+    let Some(file) = file else { return Ok(None) };
+    let text = std::fs::read_to_string(file).map_err(|e| Failure {
+        code: 2,
+        message: format!("cannot read {}: {e}", file.display()),
+    })?;
+    Ok(Some(SettingsText {
+        name: file.display().to_string(),
+        text,
+    }))
+}
+
+/// The game a command reads: game `game` of the record at `path`, or the FEN and moves.
+fn game_input(
+    path: Option<&std::path::Path>,
+    game: usize,
+    fen: Option<&str>,
+    moves: Option<&str>,
+) -> Result<GameInput, Failure> {
+    match path {
+        Some(path) => {
+            let name = path.display().to_string();
+            let bytes = std::fs::read(path).map_err(|e| service::unreadable(&name, &e))?;
+            Ok(GameInput::record(bytes, name, game))
         }
-        None => Profile::by_name(rules).ok_or_else(|| Failure {
-            code: 2,
-            message: format!("unknown rules '{rules}' (expected cxa or axf)"),
-        }),
-    }
-}
-
-fn parse_fen(fen: &str) -> Result<Position, Failure> {
-    Position::from_fen(fen).map_err(|e| invalid(format!("invalid FEN '{}': {e}", shorten(fen))))
-}
-
-/// `text` cut to at most 120 characters (with an ellipsis), for echoing user input in a message.
-fn shorten(text: &str) -> String {
-    const MAX: usize = 120;
-    match text.char_indices().nth(MAX) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
+        None => Ok(GameInput::fen(fen, moves)),
     }
 }
 
@@ -367,61 +354,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
             threads,
             json,
         } => {
-            if depth > xiangqi_arbiter::perft::MAX_DEPTH {
-                return Err(Failure {
-                    code: 2,
-                    message: format!(
-                        "perft depth {depth} is too deep (at most {}; depth 8 already takes minutes)",
-                        xiangqi_arbiter::perft::MAX_DEPTH
-                    ),
-                });
-            }
-            let pos = parse_fen(&fen)?;
-            let pool = thread_pool(threads)?;
-            let parallel = threads != 1;
-            let start = Instant::now();
-            let (nodes, split) = pool.install(|| {
-                if depth == 0 {
-                    // The empty line is the one leaf; there is no first move to split by.
-                    (1, Vec::new())
-                } else if divide {
-                    let split = if parallel {
-                        xiangqi_arbiter::perft::divide_parallel(&pos, depth)
-                    } else {
-                        xiangqi_arbiter::divide(&pos, depth)
-                    };
-                    (split.iter().map(|(_, n)| n).sum(), split)
-                } else if parallel {
-                    (xiangqi_arbiter::perft_parallel(&pos, depth), Vec::new())
-                } else {
-                    (xiangqi_arbiter::perft(&pos, depth), Vec::new())
-                }
-            });
-            let seconds = start.elapsed().as_secs_f64();
-            let nps = if seconds > 0.0 {
-                nodes as f64 / seconds
-            } else {
-                0.0
-            };
+            let report = service::perft(&fen, depth, divide, threads)?;
             if json {
-                let mut obj = serde_json::json!({
-                    "depth": depth, "nodes": nodes, "seconds": seconds, "nps": nps.round() as u64,
-                });
-                if divide {
-                    obj["divide"] = split
-                        .iter()
-                        .map(|(m, n)| (m.to_string(), serde_json::json!(n)))
-                        .collect();
-                }
-                outln!("{obj}");
+                outln!("{}", report.to_json());
             } else {
-                for (m, n) in &split {
-                    outln!("{m}: {n}");
-                }
-                outln!(
-                    "depth {depth}: {nodes} nodes in {seconds:.3} s ({:.1} M nodes/s)",
-                    nps / 1e6
-                );
+                out!("{}", report.to_text());
             }
             Ok(())
         }
@@ -430,10 +367,10 @@ fn run(cli: Cli) -> Result<(), Failure> {
             threads,
             paths,
         } => {
-            let pool = thread_pool(threads)?;
+            let pool = service::thread_pool(threads)?;
             let mut out = std::io::BufWriter::new(std::io::stdout());
             let summary = pool
-                .install(|| xiangqi_arbiter::report::validate(&paths, json, &mut out))
+                .install(|| service::validate_paths(&paths, json, &mut out))
                 .map_err(io_failure)?;
             write_summary(&mut out, json, &summary)?;
             match summary.exit_code() {
@@ -453,34 +390,16 @@ fn run(cli: Cli) -> Result<(), Failure> {
             output,
             paths,
         } => {
-            let notation: xiangqi_arbiter::record::Notation = to.parse().map_err(|e| Failure {
-                code: 2,
-                message: format!("--to: {e}"),
-            })?;
-            let format = match format.to_ascii_lowercase().as_str() {
-                "pgn" => xiangqi_arbiter::report::ConvertFormat::Pgn,
-                "dhtmlxq" | "ubb" => xiangqi_arbiter::report::ConvertFormat::Dhtmlxq,
-                other => {
-                    return Err(Failure {
-                        code: 2,
-                        message: format!("--format: unknown format '{other}' (pgn or dhtmlxq)"),
-                    });
-                }
-            };
+            let (notation, format) = service::convert_options(&to, &format)?;
             let mut out: Box<dyn std::io::Write> = match &output {
                 Some(p) => Box::new(std::io::BufWriter::new(
                     std::fs::File::create(p).map_err(io_failure)?,
                 )),
                 None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
             };
-            let (_, failed, unreadable) = xiangqi_arbiter::report::convert(
-                &paths,
-                notation,
-                format,
-                &mut out,
-                &mut std::io::stderr(),
-            )
-            .map_err(io_failure)?;
+            let (_, failed, unreadable) =
+                service::convert_paths(&paths, notation, format, &mut out, &mut std::io::stderr())
+                    .map_err(io_failure)?;
             out.flush().map_err(io_failure)?;
             if unreadable > 0 {
                 return Err(Failure {
@@ -503,32 +422,18 @@ fn run(cli: Cli) -> Result<(), Failure> {
             threads,
             paths,
         } => {
-            use xiangqi_arbiter::rules::screen::{ScreenOptions, screen};
-            let profile = load_profile(&rules, settings.as_deref())?;
-            let limit = match limit_profile {
-                None => None,
-                Some(name) => Some(ClaimOptions {
-                    profile: LimitProfile::by_name(&name).ok_or_else(|| Failure {
-                        code: 2,
-                        message: format!(
-                            "unknown limit profile '{name}' (expected slow, rapid or amateur40)"
-                        ),
-                    })?,
-                    rules: profile.clone(),
-                    ..ClaimOptions::default()
-                }),
-            };
-            let options = ScreenOptions {
-                profile,
+            let options = service::screen_options(&ScreenRequest {
+                rules,
+                settings: read_settings(settings.as_deref())?,
                 draws,
                 all,
                 json,
-                limit,
-            };
-            let pool = thread_pool(threads)?;
+                limit_profile,
+            })?;
+            let pool = service::thread_pool(threads)?;
             let mut out = std::io::BufWriter::new(std::io::stdout());
             let summary = pool
-                .install(|| screen(&paths, &options, &mut out))
+                .install(|| service::screen_paths(&paths, &options, &mut out))
                 .map_err(io_failure)?;
             write_summary(&mut out, json, &summary)?;
             if summary.unreadable > 0 {
@@ -550,34 +455,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
             at,
             limit_profile,
         } => {
-            use xiangqi_arbiter::rules::adjudicate;
-            let profile = load_profile(&rules, settings.as_deref())?;
-            let (start, line) = match path {
-                Some(path) => {
-                    let loaded = load_record(&path, game)?;
-                    (loaded.start, loaded.moves)
-                }
-                None => {
-                    let start = parse_fen(fen.as_deref().unwrap_or(START_FEN))?;
-                    let line = adjudicate::parse_iccs_line(&start, moves.as_deref().unwrap_or(""))
-                        .map_err(invalid)?;
-                    (start, line)
-                }
+            let options = AdjudicateOptions {
+                rules,
+                settings: read_settings(settings.as_deref())?,
+                at,
+                limit_profile,
             };
-            let limit_options = ClaimOptions {
-                profile: LimitProfile::by_name(&limit_profile).ok_or_else(|| Failure {
-                    code: 2,
-                    message: format!(
-                        "unknown limit profile '{limit_profile}' (expected slow, rapid or amateur40)"
-                    ),
-                })?,
-                rules: profile.clone(),
-                ..ClaimOptions::default()
-            };
-            let report = adjudicate::adjudicate(&start, &line, &profile)
-                .map_err(|e| invalid(e.to_string()))?
-                .with_natural_limit(&start, &line, at, &limit_options)
-                .map_err(|e| invalid(e.to_string()))?;
+            let input = game_input(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
+            let report = service::adjudicate(&input, &options)?;
             if json {
                 outln!("{}", report.to_json());
             } else {
@@ -590,11 +475,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
             notation,
             json,
         } => {
-            let pos = parse_fen(&fen)?;
-            out!(
-                "{}",
-                xiangqi_arbiter::notation::moves_report(&pos, notation, json)
-            );
+            let report = service::moves(&fen, notation)?;
+            if json {
+                out!("{}", report.to_json());
+            } else {
+                out!("{}", report.to_text());
+            }
             Ok(())
         }
         Command::Show {
@@ -605,40 +491,18 @@ fn run(cli: Cli) -> Result<(), Failure> {
             at,
             svg: svg_file,
         } => {
-            let line = load_line(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
-            let at = at.unwrap_or(line.moves.len() as u32);
-            if at as usize > line.moves.len() {
-                return Err(invalid(format!(
-                    "--at {at} is past the end of the game ({} plies)",
-                    line.moves.len()
-                )));
-            }
-            let mut pos = line.start;
-            let mut last_text = None;
-            for &m in &line.moves[..at as usize] {
-                last_text = Some(xiangqi_arbiter::print_move(
-                    &pos,
-                    m,
-                    xiangqi_arbiter::Notation::Chinese,
-                ));
-                pos.play_unchecked(m);
-            }
-            let last = at.checked_sub(1).map(|i| line.moves[i as usize]);
-            outln!("{}", diagram::text(&pos.to_setup(), last));
-            if let (Some(m), Some(t)) = (last, &last_text) {
-                outln!("Last move: ply {at}, {m} {t}");
+            let input = game_input(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
+            let report = service::show(&input, at)?;
+            outln!("{}", report.diagram);
+            if let Some(line) = report.last_move_line() {
+                outln!("{line}");
             }
             if let Some(file) = svg_file {
-                let caption = caption_for(at, last, last_text.as_deref());
-                write_file(&file, &svg::position(&pos, last, caption.as_deref()))?;
+                write_file(&file, &report.svg)?;
             }
-            outln!("FEN: {}", pos.fen());
-            if pos.is_checkmate() {
-                outln!("{} is checkmated", pos.turn());
-            } else if pos.is_stalemate() {
-                outln!("{} has no legal move (stalemate: loses)", pos.turn());
-            } else if pos.is_check() {
-                outln!("{} is in check", pos.turn());
+            outln!("FEN: {}", report.position.fen());
+            if let Some(line) = report.status_line() {
+                outln!("{line}");
             }
             Ok(())
         }
@@ -660,148 +524,32 @@ fn run(cli: Cli) -> Result<(), Failure> {
             svg: svg_file,
             rules,
         } => {
-            let rules =
-                xiangqi_arbiter::rules::Profile::by_name(&rules).ok_or_else(|| Failure {
-                    code: 2,
-                    message: format!("unknown rules '{rules}' (expected cxa or axf)"),
-                })?;
-            let line = load_line(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
-            let (profile, counting) = limit_profile(
-                &profile,
-                settings.as_deref(),
-                limit_n,
-                attack_cap,
-                check_cap,
-            )?;
-            let at = at.unwrap_or(line.moves.len() as u32);
-            let options = ClaimOptions {
+            // (The rules are checked before the record is read, as they always were.)
+            service::named_rules(&rules)?;
+            let input = game_input(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
+            let request = ClaimRequest {
+                claimant,
                 profile,
-                counting: match (from_claim, counting) {
-                    (Some(_), _) => CountingMode::FromClaim,
-                    (None, Some(CountingMode::FromClaim)) => {
-                        return Err(invalid(
-                            "the settings count from the claim (from_claim): give the ply of the claim with --from-claim PLY",
-                        ));
-                    }
-                    _ => CountingMode::FromCapture,
-                },
-                from_ply: from_claim.unwrap_or(0),
+                settings: read_settings(settings.as_deref())?,
+                limit: limit_n,
+                attack_cap: attack_cap.map(|Cap(c)| c),
+                check_cap: check_cap.map(|Cap(c)| c),
+                at,
+                from_claim,
                 rules,
             };
-            let report = limit::claim(&line.start, &line.moves, claimant, at, &options)
-                .map_err(|e| invalid(e.to_string()))?;
+            let outcome = service::claim(&input, &request)?;
             if json {
-                outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&report).expect("report serialises")
-                );
+                outln!("{}", outcome.to_json());
             } else {
-                out!("{}", report.render(lang));
+                out!("{}", outcome.to_text(lang));
             }
             if let Some(file) = svg_file {
-                let mut pos = line.start;
-                for &m in &line.moves[..at as usize] {
-                    pos.play_unchecked(m);
-                }
-                let last = at.checked_sub(1).map(|i| line.moves[i as usize]);
-                let caption = report.caption(lang);
-                write_file(&file, &svg::position(&pos, last, Some(&caption)))?;
+                write_file(&file, &outcome.svg(lang))?;
             }
             Ok(())
         }
     }
-}
-
-/// A start position and the moves of a main line.
-struct LoadedLine {
-    start: Position,
-    moves: Vec<Move>,
-}
-
-fn load_line(
-    path: Option<&std::path::Path>,
-    game: usize,
-    fen: Option<&str>,
-    moves: Option<&str>,
-) -> Result<LoadedLine, Failure> {
-    if let Some(path) = path {
-        return load_record(path, game);
-    }
-    let start = match fen {
-        Some(f) => parse_fen(f)?,
-        None => Position::start(),
-    };
-    let moves = match moves {
-        Some(text) => parse_iccs_line(&start, text)?,
-        None => Vec::new(),
-    };
-    Ok(LoadedLine { start, moves })
-}
-
-fn load_record(path: &std::path::Path, game: usize) -> Result<LoadedLine, Failure> {
-    let entry = xiangqi_arbiter::record::load_game(path, game).map_err(|e| Failure {
-        code: if e.kind == xiangqi_arbiter::record::error::kind::IO {
-            2
-        } else {
-            1
-        },
-        message: e.to_string(),
-    })?;
-    Ok(LoadedLine {
-        start: entry.game.start,
-        moves: entry.game.main_moves(),
-    })
-}
-
-/// Reads a list of ICCS moves ("h2e2" or "H2-E2"), skipping move numbers and a result token.
-fn parse_iccs_line(start: &Position, text: &str) -> Result<Vec<Move>, Failure> {
-    let mut pos = *start;
-    let mut moves = Vec::new();
-    for token in text.split_whitespace() {
-        let t = token.trim_end_matches(['.', ',']);
-        if t.is_empty()
-            || t.chars().all(|c| c.is_ascii_digit())
-            || matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*")
-        {
-            continue;
-        }
-        let ply = moves.len() + 1;
-        let squares: String = t.chars().filter(|&c| c != '-').collect();
-        let m = Move::parse_iccs(&squares.to_ascii_lowercase()).ok_or_else(|| {
-            invalid(format!(
-                "ply {ply}: '{token}' is not an ICCS move (expected e.g. h2e2 or H2-E2)"
-            ))
-        })?;
-        if !pos.is_legal(m) {
-            let why = match pos.piece_at(m.from) {
-                None => format!("no piece on {}", m.from),
-                Some(p) if p.color != pos.turn() => {
-                    format!(
-                        "the piece on {} is {}'s, but {} is to move",
-                        m.from,
-                        p.color,
-                        pos.turn()
-                    )
-                }
-                Some(_) => "the move is illegal in this position".into(),
-            };
-            return Err(invalid(format!(
-                "ply {ply}: '{token}': {why} (position {})",
-                pos.fen()
-            )));
-        }
-        pos.play_unchecked(m);
-        moves.push(m);
-    }
-    Ok(moves)
-}
-
-fn caption_for(at: u32, last: Option<Move>, text: Option<&str>) -> Option<String> {
-    Some(match (last, text) {
-        (Some(m), Some(t)) => format!("ply {at}: {m} {t}"),
-        (Some(m), None) => format!("ply {at}: {m}"),
-        _ => "start position".into(),
-    })
 }
 
 fn write_file(path: &std::path::Path, text: &str) -> Result<(), Failure> {
@@ -809,40 +557,6 @@ fn write_file(path: &std::path::Path, text: &str) -> Result<(), Failure> {
         code: 2,
         message: format!("cannot write {}: {e}", path.display()),
     })
-}
-
-fn limit_profile(
-    profile: &str,
-    settings: Option<&std::path::Path>,
-    limit_n: Option<u32>,
-    attack_cap: Option<Cap>,
-    check_cap: Option<Cap>,
-) -> Result<(LimitProfile, Option<CountingMode>), Failure> {
-    let mut settings_obj = match settings {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| Failure {
-                code: 2,
-                message: format!("cannot read {}: {e}", path.display()),
-            })?;
-            limit::LimitSettings::from_json(&text)
-                .map_err(|e| invalid(format!("{}: {e}", path.display())))?
-        }
-        None => limit::LimitSettings::default(),
-    };
-    if settings_obj.base.is_none() {
-        settings_obj.base = Some(profile.to_owned());
-    }
-    if limit_n.is_some() {
-        settings_obj.moves = limit_n;
-    }
-    if let Some(Cap(c)) = attack_cap {
-        settings_obj.attack_cap = Some(c);
-    }
-    if let Some(Cap(c)) = check_cap {
-        settings_obj.check_cap = Some(c);
-    }
-    let profile = settings_obj.profile().map_err(|e| invalid(e.to_string()))?;
-    Ok((profile, settings_obj.counting))
 }
 
 fn main() -> ExitCode {

@@ -1,0 +1,158 @@
+//! The batch commands over records: `validate`, `convert` and `screen`, on in-memory records (for
+//! the server and the Python package) and on paths (for the CLI's directory walks).
+
+use super::ServiceError;
+use super::options::{SettingsText, named_limit_profile, rules_profile};
+use crate::record::{Notation, dhtmlxq, pgn};
+use crate::report::{ConvertFormat, GameReport, Summary};
+use crate::rules::limit::ClaimOptions;
+use crate::rules::screen::{GameScreen, ScreenOptions, ScreenSummary};
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+/// The report on every game of the record in `bytes`: the objects `xqa validate --json` prints,
+/// one per game, for a file named `name`.
+pub fn validate(bytes: &[u8], name: &str) -> Vec<GameReport> {
+    super::input::read_games(bytes, name)
+        .iter()
+        .map(GameReport::of)
+        .collect()
+}
+
+/// The reports as `xqa validate --json` prints them: one JSON object per line.
+pub fn validate_json_lines(reports: &[GameReport]) -> String {
+    let mut out = String::new();
+    for r in reports {
+        out.push_str(&serde_json::to_string(r).expect("report serialises"));
+        out.push('\n');
+    }
+    out
+}
+
+/// Validates every game of the paths on the current rayon pool, writing the lines of
+/// `xqa validate` to `out` (see [`crate::report::validate`]).
+pub fn validate_paths(paths: &[PathBuf], json: bool, out: &mut dyn Write) -> io::Result<Summary> {
+    crate::report::validate(paths, json, out)
+}
+
+/// The notation and format named by `xqa convert --to` and `--format`.
+pub fn convert_options(to: &str, format: &str) -> Result<(Notation, ConvertFormat), ServiceError> {
+    let notation: Notation = to
+        .parse()
+        .map_err(|e| ServiceError::usage(format!("--to: {e}")))?;
+    let format = match format.to_ascii_lowercase().as_str() {
+        "pgn" => ConvertFormat::Pgn,
+        "dhtmlxq" | "ubb" => ConvertFormat::Dhtmlxq,
+        other => {
+            return Err(ServiceError::usage(format!(
+                "--format: unknown format '{other}' (pgn or dhtmlxq)"
+            )));
+        }
+    };
+    Ok((notation, format))
+}
+
+/// The record in `bytes` rewritten in `format` (PGN in `notation`): the text `xqa convert`
+/// writes. Fails on the first game that cannot be converted, with its error.
+pub fn convert(
+    bytes: &[u8],
+    name: &str,
+    notation: Notation,
+    format: ConvertFormat,
+) -> Result<String, ServiceError> {
+    let mut text = String::new();
+    for entry in super::input::read_games(bytes, name) {
+        if let Some(e) = entry.error {
+            return Err(ServiceError::record(e));
+        }
+        match format {
+            ConvertFormat::Pgn => pgn::write_game(&entry.game, notation, &mut text),
+            ConvertFormat::Dhtmlxq => {
+                dhtmlxq::write_game(&entry.game, &mut text);
+                text.push('\n');
+            }
+        }
+    }
+    Ok(text)
+}
+
+/// Converts every game of the paths (see [`crate::report::convert`]): (converted, failed,
+/// unreadable).
+pub fn convert_paths(
+    paths: &[PathBuf],
+    notation: Notation,
+    format: ConvertFormat,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<(usize, usize, usize)> {
+    crate::report::convert(paths, notation, format, out, err)
+}
+
+/// The options of `screen`.
+#[derive(Clone, Debug)]
+pub struct ScreenRequest {
+    /// Rule profile: cxa or axf.
+    pub rules: String,
+    /// A settings file for the rule profile (wins over `rules`).
+    pub settings: Option<SettingsText>,
+    /// Also report drawn cycles.
+    pub draws: bool,
+    /// With `json`, one object for every game.
+    pub all: bool,
+    /// One JSON object per reported game per line.
+    pub json: bool,
+    /// Also report where a natural move limit claim would first be valid, under this profile.
+    pub limit_profile: Option<String>,
+}
+
+impl Default for ScreenRequest {
+    fn default() -> ScreenRequest {
+        ScreenRequest {
+            rules: "cxa".into(),
+            settings: None,
+            draws: false,
+            all: false,
+            json: false,
+            limit_profile: None,
+        }
+    }
+}
+
+/// The screening options a request names.
+pub fn screen_options(request: &ScreenRequest) -> Result<ScreenOptions, ServiceError> {
+    let profile = rules_profile(&request.rules, request.settings.as_ref())?;
+    let limit = match &request.limit_profile {
+        None => None,
+        Some(name) => Some(ClaimOptions {
+            profile: named_limit_profile(name)?,
+            rules: profile.clone(),
+            ..ClaimOptions::default()
+        }),
+    };
+    Ok(ScreenOptions {
+        profile,
+        draws: request.draws,
+        all: request.all,
+        json: request.json,
+        limit,
+    })
+}
+
+/// Screens every game of the record in `bytes` (in parallel on the current rayon pool).
+pub fn screen(bytes: &[u8], name: &str, options: &ScreenOptions) -> Vec<GameScreen> {
+    use rayon::prelude::*;
+    super::input::read_games(bytes, name)
+        .par_iter()
+        .map(|e| GameScreen::of(e, options))
+        .collect()
+}
+
+/// Screens every game of the paths, writing the report to `out` (see
+/// [`crate::rules::screen::screen`]).
+pub fn screen_paths(
+    paths: &[PathBuf],
+    options: &ScreenOptions,
+    out: &mut dyn Write,
+) -> io::Result<ScreenSummary> {
+    crate::rules::screen::screen(paths, options, out)
+}

@@ -1,0 +1,73 @@
+//! Rule profiles and limit profiles named by the options of a request, or read from a settings
+//! file's text.
+
+use super::ServiceError;
+use crate::rules::Profile;
+use crate::rules::limit::{self, CountingMode, LimitProfile};
+
+/// The text of a JSON settings file, with the name that messages give it (its path).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingsText {
+    pub name: String,
+    pub text: String,
+}
+
+/// The rule profile named `rules` (cxa or axf), or read from a settings file (which then wins).
+pub fn rules_profile(
+    rules: &str,
+    settings: Option<&SettingsText>,
+) -> Result<Profile, ServiceError> {
+    match settings {
+        Some(s) => serde_json::from_str::<Profile>(&s.text)
+            .map_err(|e| ServiceError::invalid(format!("{}: invalid settings: {e}", s.name))),
+        None => named_rules(rules),
+    }
+}
+
+/// The rule profile named `rules`: cxa or axf.
+pub fn named_rules(rules: &str) -> Result<Profile, ServiceError> {
+    Profile::by_name(rules).ok_or_else(|| {
+        ServiceError::usage(format!("unknown rules '{rules}' (expected cxa or axf)"))
+    })
+}
+
+/// The natural move limit profile named `name`: slow, rapid or amateur40.
+pub fn named_limit_profile(name: &str) -> Result<LimitProfile, ServiceError> {
+    LimitProfile::by_name(name).ok_or_else(|| {
+        ServiceError::usage(format!(
+            "unknown limit profile '{name}' (expected slow, rapid or amateur40)"
+        ))
+    })
+}
+
+/// A claim's limit profile: `profile` by name, overlaid by a settings file, then by the custom
+/// values given; with the counting mode the settings ask for, if any.
+pub fn claim_limit_profile(
+    profile: &str,
+    settings: Option<&SettingsText>,
+    limit_n: Option<u32>,
+    attack_cap: Option<Option<u32>>,
+    check_cap: Option<Option<u32>>,
+) -> Result<(LimitProfile, Option<CountingMode>), ServiceError> {
+    let mut settings_obj = match settings {
+        Some(s) => limit::LimitSettings::from_json(&s.text)
+            .map_err(|e| ServiceError::invalid(format!("{}: {e}", s.name)))?,
+        None => limit::LimitSettings::default(),
+    };
+    if settings_obj.base.is_none() {
+        settings_obj.base = Some(profile.to_owned());
+    }
+    if limit_n.is_some() {
+        settings_obj.moves = limit_n;
+    }
+    if let Some(c) = attack_cap {
+        settings_obj.attack_cap = Some(c);
+    }
+    if let Some(c) = check_cap {
+        settings_obj.check_cap = Some(c);
+    }
+    let profile = settings_obj
+        .profile()
+        .map_err(|e| ServiceError::invalid(e.to_string()))?;
+    Ok((profile, settings_obj.counting))
+}

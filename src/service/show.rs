@@ -1,0 +1,95 @@
+//! `show`: a position of a game as a text diagram and an SVG picture.
+
+use super::input::load_line;
+use super::{GameInput, ServiceError};
+use crate::{Move, Notation, Position, diagram, print_move, svg};
+
+/// A drawn position.
+#[derive(Clone, Debug)]
+pub struct ShowReport {
+    /// Plies played.
+    pub at: u32,
+    pub position: Position,
+    /// The last move played, and its Chinese text.
+    pub last: Option<(Move, String)>,
+    /// The text diagram (without a final newline).
+    pub diagram: String,
+    /// The SVG picture, captioned with the last move.
+    pub svg: String,
+}
+
+impl ShowReport {
+    /// The line after the diagram naming the last move, if any.
+    pub fn last_move_line(&self) -> Option<String> {
+        self.last
+            .as_ref()
+            .map(|(m, t)| format!("Last move: ply {}, {m} {t}", self.at))
+    }
+
+    /// The lines after the FEN: mate, stalemate or check, if any.
+    pub fn status_line(&self) -> Option<String> {
+        let pos = &self.position;
+        if pos.is_checkmate() {
+            Some(format!("{} is checkmated", pos.turn()))
+        } else if pos.is_stalemate() {
+            Some(format!(
+                "{} has no legal move (stalemate: loses)",
+                pos.turn()
+            ))
+        } else if pos.is_check() {
+            Some(format!("{} is in check", pos.turn()))
+        } else {
+            None
+        }
+    }
+
+    /// Everything `xqa show` prints, in order.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("{}\n", self.diagram);
+        if let Some(l) = self.last_move_line() {
+            out.push_str(&l);
+            out.push('\n');
+        }
+        out.push_str(&format!("FEN: {}\n", self.position.fen()));
+        if let Some(l) = self.status_line() {
+            out.push_str(&l);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// The position of `input` after `at` plies (`None`: all of them).
+pub fn show(input: &GameInput, at: Option<u32>) -> Result<ShowReport, ServiceError> {
+    let line = load_line(input)?;
+    let at = at.unwrap_or(line.moves.len() as u32);
+    if at as usize > line.moves.len() {
+        return Err(ServiceError::invalid(format!(
+            "--at {at} is past the end of the game ({} plies)",
+            line.moves.len()
+        )));
+    }
+    let mut pos = line.start;
+    let mut last_text = None;
+    for &m in &line.moves[..at as usize] {
+        last_text = Some(print_move(&pos, m, Notation::Chinese));
+        pos.play_unchecked(m);
+    }
+    let last = at.checked_sub(1).map(|i| line.moves[i as usize]);
+    let caption = caption_for(at, last, last_text.as_deref());
+    Ok(ShowReport {
+        at,
+        position: pos,
+        diagram: diagram::text(&pos.to_setup(), last),
+        svg: svg::position(&pos, last, caption.as_deref()),
+        last: last.zip(last_text),
+    })
+}
+
+fn caption_for(at: u32, last: Option<Move>, text: Option<&str>) -> Option<String> {
+    Some(match (last, text) {
+        (Some(m), Some(t)) => format!("ply {at}: {m} {t}"),
+        (Some(m), None) => format!("ply {at}: {m}"),
+        _ => "start position".into(),
+    })
+}

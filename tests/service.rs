@@ -1,0 +1,154 @@
+//! The service layer gives exactly what the CLI prints: for every record of `pgn-samples/`, the
+//! reports of `service::{validate, adjudicate, claim, show}` equal `xqa ... --json` (or the text
+//! output), and its errors carry the CLI's message and exit code.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use xiangqi_arbiter::Color;
+use xiangqi_arbiter::service::{self, AdjudicateOptions, ClaimRequest, GameInput};
+
+fn xqa(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_xqa"))
+        .args(args)
+        .output()
+        .expect("xqa runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn samples() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("pgn-samples");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap() != "README.md")
+        .collect();
+    files.sort();
+    assert!(files.len() >= 15, "the samples are there");
+    files
+}
+
+fn input(path: &Path, game: usize) -> GameInput {
+    GameInput::record(
+        std::fs::read(path).unwrap(),
+        path.display().to_string(),
+        game,
+    )
+}
+
+/// The service's answer in the CLI's shape: stdout on success, `xqa: message` and the code on
+/// failure.
+fn as_cli(result: Result<String, service::ServiceError>) -> (i32, String, String) {
+    match result {
+        Ok(out) => (0, out, String::new()),
+        Err(e) => (
+            e.code as i32,
+            String::new(),
+            format!("xqa: {}\n", e.message),
+        ),
+    }
+}
+
+#[test]
+fn validate_equals_the_cli_on_every_sample() {
+    for path in samples() {
+        let p = path.to_str().unwrap();
+        let (_, cli, _) = xqa(&["validate", "--json", p]);
+        let bytes = std::fs::read(&path).unwrap();
+        let reports = service::validate(&bytes, p);
+        assert_eq!(service::validate_json_lines(&reports), cli, "{p}");
+    }
+}
+
+#[test]
+fn adjudicate_equals_the_cli_on_every_sample() {
+    let mut ok = 0;
+    for path in samples() {
+        let p = path.to_str().unwrap();
+        for game in [1, 2] {
+            for rules in ["cxa", "axf"] {
+                let g = game.to_string();
+                let cli = xqa(&["adjudicate", p, "--game", &g, "--rules", rules, "--json"]);
+                let options = AdjudicateOptions {
+                    rules: rules.into(),
+                    ..AdjudicateOptions::default()
+                };
+                let got = as_cli(
+                    service::adjudicate(&input(&path, game), &options)
+                        .map(|r| format!("{}\n", r.to_json())),
+                );
+                assert_eq!(got, cli, "{p} game {game} {rules}");
+                ok += (cli.0 == 0) as usize;
+            }
+        }
+    }
+    assert!(ok >= 20, "most samples are ruled on ({ok})");
+}
+
+#[test]
+fn claim_and_show_equal_the_cli_on_every_sample() {
+    for path in samples() {
+        let p = path.to_str().unwrap();
+        for (side, color) in [("red", Color::Red), ("black", Color::Black)] {
+            let cli = xqa(&["claim", p, "--claimant", side, "--json"]);
+            let got = as_cli(
+                service::claim(&input(&path, 1), &ClaimRequest::new(color))
+                    .map(|o| format!("{}\n", o.to_json())),
+            );
+            assert_eq!(got, cli, "{p} claim {side}");
+        }
+        let cli = xqa(&["show", p, "--at", "2"]);
+        let got = as_cli(service::show(&input(&path, 1), Some(2)).map(|r| r.to_text()));
+        assert_eq!(got, cli, "{p} show");
+    }
+}
+
+#[test]
+fn errors_carry_the_cli_message_code_and_json() {
+    let e = service::adjudicate(
+        &GameInput::fen(None, Some("h2e2 h9g7 a0a5")),
+        &AdjudicateOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.code, 1);
+    let cli = xqa(&["adjudicate", "--moves", "h2e2 h9g7 a0a5"]);
+    assert_eq!(cli.0, 1);
+    assert_eq!(cli.2, format!("xqa: {}\n", e.message));
+    assert_eq!(e.to_json()["error"]["kind"], "invalid");
+
+    let e = service::adjudicate(
+        &GameInput::fen(None, None),
+        &AdjudicateOptions {
+            rules: "zz".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.code, 2);
+    assert!(e.message.contains("unknown rules 'zz'"), "{}", e.message);
+
+    // A broken record: the error names the game, the ply and the move.
+    let text = "[Format \"ICCS\"]\n\n1. h2e2 h9g7 2. h0g2 a0a5 *\n";
+    let e = service::adjudicate(
+        &GameInput::record(text.as_bytes(), "broken.pgn", 1),
+        &AdjudicateOptions::default(),
+    )
+    .unwrap_err();
+    let j = e.to_json();
+    assert_eq!(j["error"]["source"], "broken.pgn");
+    assert_eq!(j["error"]["game"], 1);
+    assert_eq!(j["error"]["ply"], 4, "{j}");
+    assert_eq!(j["error"]["move_text"], "a0a5", "{j}");
+    assert_eq!(j["error"]["line"], 3, "{j}");
+
+    let e = service::claim(
+        &GameInput::record(text.as_bytes(), "broken.pgn", 3),
+        &ClaimRequest::new(Color::Red),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, "no_such_game");
+    assert!(e.message.contains("holds 1 game"), "{}", e.message);
+}
