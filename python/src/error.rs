@@ -157,3 +157,14 @@ pub fn guarded<T>(f: impl FnOnce() -> T) -> PyResult<T> {
         ))
     })
 }
+
+/// A service layer error: a record's error raises `RecordError` with its fields; a bad option
+/// value (a usage error of the CLI) raises `ValueError`; any other invalid input (settings that
+/// do not parse, a ply past the end of the game ...) raises `RecordError` with kind `invalid`.
+pub fn service_err(py: Python<'_>, e: &xiangqi_arbiter::service::ServiceError) -> PyErr {
+    match &e.record {
+        Some(r) => record_err(py, r),
+        None if e.code == 2 => value_err(e.message.clone()),
+        None => Fields::new(e.kind.clone(), e.message.clone()).err(py, ErrorClass::Record),
+    }
+}

@@ -1,8 +1,8 @@
 //! `read_games`: the games of any record, as `Game` objects, streamed from the library's record
 //! reader (parsed and replayed on the engine's threads, handed over in input order).
 
-use crate::error::{ErrorClass, Fields, guarded, record_err};
-use crate::position::{Position, parse_notation};
+use crate::error::{ErrorClass, Fields, record_err};
+use crate::position::Position;
 use crate::source::Source;
 use pyo3::exceptions::PyStopIteration;
 use pyo3::prelude::*;
@@ -11,7 +11,7 @@ use std::cell::Cell;
 use std::sync::mpsc::{Receiver, sync_channel};
 use xiangqi_arbiter::notation::{Notation, print_move};
 use xiangqi_arbiter::record::error::kind;
-use xiangqi_arbiter::record::{Format, GameEntry, dhtmlxq, pgn, walk};
+use xiangqi_arbiter::record::{Format, GameEntry, walk};
 use xiangqi_arbiter::report::{GameReport, problem};
 
 /// Games read ahead of the consumer (the memory bound of a stream).
@@ -30,7 +30,7 @@ pub fn for_each_entry(sources: &[Source], mut f: impl FnMut(GameEntry) -> bool) 
     for source in sources {
         match source {
             Source::Bytes { name, bytes } => {
-                for e in walk::read_bytes(name, bytes, None) {
+                for e in xiangqi_arbiter::service::read_games(bytes, name) {
                     give(e);
                 }
             }
@@ -286,12 +286,7 @@ impl Game {
     /// `format="dhtmlxq"`: exactly what `xqa convert` writes for it.
     #[pyo3(signature = (to = "chinese", format = "pgn"))]
     fn write(&self, py: Python<'_>, to: &str, format: &str) -> PyResult<String> {
-        let notation = parse_notation(to)?;
-        let format = crate::reports::convert_format(format)?;
-        if let Some(e) = &self.entry.error {
-            return Err(record_err(py, e));
-        }
-        guarded(|| write_game(&self.entry, notation, format))
+        crate::reports::write_game(py, &self.entry, to, format)
     }
 
     /// The game's dict of `validate` (the object `xqa validate --json` prints for it).
@@ -320,23 +315,4 @@ impl Game {
             }
         )
     }
-}
-
-/// One game written as `xqa convert` writes it.
-pub fn write_game(
-    entry: &GameEntry,
-    notation: Notation,
-    format: xiangqi_arbiter::report::ConvertFormat,
-) -> String {
-    let mut text = String::new();
-    match format {
-        xiangqi_arbiter::report::ConvertFormat::Pgn => {
-            pgn::write_game(&entry.game, notation, &mut text)
-        }
-        xiangqi_arbiter::report::ConvertFormat::Dhtmlxq => {
-            dhtmlxq::write_game(&entry.game, &mut text);
-            text.push('\n');
-        }
-    }
-    text
 }

@@ -10,6 +10,7 @@ mod game;
 mod pool;
 mod position;
 mod reports;
+mod rulings;
 mod source;
 
 use pyo3::prelude::*;
@@ -27,6 +28,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_games, m)?)?;
     m.add_function(wrap_pyfunction!(reports::validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(reports::convert, m)?)?;
+    m.add_function(wrap_pyfunction!(rulings::adjudicate_json, m)?)?;
+    m.add_function(wrap_pyfunction!(rulings::claim_json, m)?)?;
+    m.add_function(wrap_pyfunction!(rulings::screen, m)?)?;
+    m.add_class::<rulings::ScreenIter>()?;
     m.add_class::<position::Position>()?;
     m.add_class::<game::Game>()?;
     m.add_class::<game::GameIter>()?;

@@ -1,14 +1,14 @@
-//! The report functions: `validate`, `convert`, `adjudicate`, `claim`, `screen`. Each calls the
-//! library layer the CLI calls and hands its serde report over as JSON text (the Python wrapper
+//! `validate` and `convert`: the batch reports of the service layer (the functions the CLI's
+//! commands call), handed to Python as the JSON text of their serde reports (the Python wrapper
 //! turns it into dicts with `json.loads`), so that every dict equals the CLI's `--json`.
 
-use crate::error::{guarded, record_err, value_err};
-use crate::game::{for_each_entry, write_game};
+use crate::error::{guarded, record_err, service_err};
 use crate::pool::Pool;
 use crate::source::{Source, extract_many};
 use pyo3::prelude::*;
-use xiangqi_arbiter::record::Notation;
-use xiangqi_arbiter::report::{ConvertFormat, GameReport};
+use xiangqi_arbiter::record::{GameEntry, dhtmlxq, pgn, walk};
+use xiangqi_arbiter::report::ConvertFormat;
+use xiangqi_arbiter::service;
 
 /// A serde report handed to Python: `json.loads` of its JSON text, so that the objects are the
 /// CLI's `--json` exactly.
@@ -16,15 +16,13 @@ pub fn loads<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (json,))
 }
 
-/// A `format=` argument of `convert`.
-pub fn convert_format(name: &str) -> PyResult<ConvertFormat> {
-    match name.to_ascii_lowercase().as_str() {
-        "pgn" => Ok(ConvertFormat::Pgn),
-        "dhtmlxq" | "ubb" => Ok(ConvertFormat::Dhtmlxq),
-        other => Err(value_err(format!(
-            "unknown format '{other}' (expected pgn or dhtmlxq)"
-        ))),
-    }
+/// The `to=` and `format=` arguments of `convert` (`ValueError` for an unknown one).
+pub fn convert_options(
+    to: &str,
+    format: &str,
+) -> PyResult<(xiangqi_arbiter::record::Notation, ConvertFormat)> {
+    service::convert_options(to, format)
+        .map_err(|e| crate::error::value_err(e.message.replacen("--", "", 1)))
 }
 
 /// `validate`: the per-game objects of `xqa validate --json`, as one JSON array.
@@ -37,29 +35,43 @@ pub fn validate_json(
 ) -> PyResult<String> {
     let sources = extract_many(sources)?;
     let pool = Pool::new(threads)?;
-    py.detach(|| {
-        guarded(|| {
-            pool.install(|| {
-                let mut out = String::from("[");
-                for_each_entry(&sources, |entry| {
-                    if out.len() > 1 {
-                        out.push(',');
+    let lines = py
+        .detach(|| {
+            guarded(|| {
+                pool.install(|| -> std::io::Result<String> {
+                    let mut lines = String::new();
+                    for source in &sources {
+                        match source {
+                            Source::Path(p) => {
+                                let mut out = Vec::new();
+                                service::validate_paths(std::slice::from_ref(p), true, &mut out)?;
+                                lines.push_str(&String::from_utf8_lossy(&out));
+                            }
+                            Source::Bytes { name, bytes } => {
+                                let reports = service::validate(bytes, name);
+                                lines.push_str(&service::validate_json_lines(&reports));
+                            }
+                        }
                     }
-                    out.push_str(
-                        &serde_json::to_string(&GameReport::of(&entry))
-                            .expect("a report serialises"),
-                    );
-                    true
-                });
-                out.push(']');
-                out
+                    Ok(lines)
+                })
             })
-        })
-    })
+        })?
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+    let mut array = String::with_capacity(lines.len() + 2);
+    array.push('[');
+    for (i, line) in lines.lines().enumerate() {
+        if i > 0 {
+            array.push(',');
+        }
+        array.push_str(line);
+    }
+    array.push(']');
+    Ok(array)
 }
 
-/// `convert`: every game of the sources rewritten, as `xqa convert` writes them. An invalid game
-/// raises its `RecordError`.
+/// `convert`: every game of the sources rewritten, as `xqa convert` writes them. The first game
+/// that cannot be converted raises its `RecordError`.
 #[pyfunction]
 #[pyo3(signature = (sources, to = "chinese", format = "pgn"))]
 pub fn convert(
@@ -68,28 +80,54 @@ pub fn convert(
     to: &str,
     format: &str,
 ) -> PyResult<String> {
-    let notation: Notation = to.parse().map_err(value_err)?;
-    let format = convert_format(format)?;
-    let sources: Vec<Source> = extract_many(sources)?;
-    let (text, failed) = py.detach(|| {
+    let (notation, format) = convert_options(to, format)?;
+    let sources = extract_many(sources)?;
+    py.detach(|| {
         guarded(|| {
             let mut text = String::new();
-            let mut failed = None;
-            for_each_entry(&sources, |entry| match &entry.error {
-                Some(e) => {
-                    failed = Some(e.clone());
-                    false
+            for source in &sources {
+                match source {
+                    Source::Bytes { name, bytes } => {
+                        text.push_str(&service::convert(bytes, name, notation, format)?);
+                    }
+                    Source::Path(p) => {
+                        let (inputs, missing) = walk::expand(std::slice::from_ref(p));
+                        if let Some(e) = missing.into_iter().next() {
+                            return Err(service::ServiceError::record(e));
+                        }
+                        for input in inputs {
+                            let name = input.name();
+                            let walk::Input::File(file) = input else {
+                                continue;
+                            };
+                            let bytes =
+                                std::fs::read(&file).map_err(|e| service::unreadable(&name, &e))?;
+                            text.push_str(&service::convert(&bytes, &name, notation, format)?);
+                        }
+                    }
                 }
-                None => {
-                    text.push_str(&write_game(&entry, notation, format));
-                    true
-                }
-            });
-            (text, failed)
+            }
+            Ok(text)
         })
-    })?;
-    match failed {
-        Some(e) => Err(record_err(py, &e)),
-        None => Ok(text),
+    })?
+    .map_err(|e| service_err(py, &e))
+}
+
+/// Game `entry` written as `xqa convert` writes each game (the record writers of the library).
+pub fn write_game(py: Python<'_>, entry: &GameEntry, to: &str, format: &str) -> PyResult<String> {
+    let (notation, format) = convert_options(to, format)?;
+    if let Some(e) = &entry.error {
+        return Err(record_err(py, e));
     }
+    guarded(|| {
+        let mut text = String::new();
+        match format {
+            ConvertFormat::Pgn => pgn::write_game(&entry.game, notation, &mut text),
+            ConvertFormat::Dhtmlxq => {
+                dhtmlxq::write_game(&entry.game, &mut text);
+                text.push('\n');
+            }
+        }
+        text
+    })
 }

@@ -19,6 +19,8 @@ the engine's error object.
 from __future__ import annotations
 
 import json as _json
+import os as _os
+from collections.abc import Mapping as _Mapping
 
 __all__ = [
     "Game",
@@ -130,6 +132,8 @@ _native._register_errors(RecordError, MoveError, PositionError)
 
 Position = _native.Position
 Game = _native.Game
+GameIter = _native.GameIter
+ScreenIter = _native.ScreenIter
 __version__ = _native.__version__
 
 
@@ -162,3 +166,131 @@ def convert(source, to="chinese", format="pgn"):
     An invalid game raises its :class:`RecordError` (the CLI reports it and goes on).
     """
     return _native.convert(source, to, format)
+
+
+def _settings(settings):
+    """A settings argument: a path to a JSON settings file, or the settings as a dict."""
+    if settings is None:
+        return None
+    if isinstance(settings, _Mapping):
+        return ("<settings>", _json.dumps(settings))
+    path = _os.fspath(settings)
+    with open(path, encoding="utf-8") as f:
+        return (path, f.read())
+
+
+_UNSET = object()
+
+
+def _cap(value):
+    """A cap argument: unset (the profile's), None or "none" (no cap), or a number."""
+    if value is _UNSET:
+        return None
+    if value is None or (isinstance(value, str) and value.lower() == "none"):
+        return (None,)
+    return (int(value),)
+
+
+def adjudicate(
+    source=None,
+    *,
+    game=1,
+    fen=None,
+    moves=None,
+    rules="cxa",
+    settings=None,
+    event=None,
+    at=None,
+    limit_profile="slow",
+):
+    """Rule on a game: the nature of every move (将 杀 捉 闲 ...), every repetition cycle with
+    both sides' patterns and the verdict, and the natural move limit status at ply ``at``.
+
+    The game is game ``game`` (1-based) of ``source`` (a path, bytes or record text), or the
+    position ``fen`` (default: the start) with ``moves`` (a list of moves in ICCS, WXF or Chinese,
+    or ICCS text ``"h2e2 h9g7 ..."``). ``rules`` is ``"cxa"`` or ``"axf"``; ``settings`` a rule
+    settings file (a path, or the settings as a dict) that wins over ``rules``;
+    ``limit_profile`` the natural move limit profile (``"slow"``, ``"rapid"``, ``"amateur40"``).
+
+    Returns the dict ``xqa adjudicate --json`` prints. Raises :class:`RecordError` for a record
+    that cannot be read, :class:`PositionError` for a bad FEN, :class:`MoveError` for a bad move
+    (with its ``ply``), ``ValueError`` for an unknown option value.
+    """
+    return _json.loads(
+        _native.adjudicate_json(
+            source, game, fen, moves, rules, _settings(settings), event, at, limit_profile
+        )
+    )
+
+
+def claim(
+    source=None,
+    *,
+    claimant,
+    game=1,
+    fen=None,
+    moves=None,
+    profile="slow",
+    settings=None,
+    event=None,
+    at=None,
+    limit=None,
+    attack_cap=_UNSET,
+    check_cap=_UNSET,
+    from_claim=None,
+    rules="cxa",
+):
+    """Judge a natural move limit (自然限着) draw claim by ``claimant`` (``"red"`` or ``"black"``).
+
+    The game is chosen as in :func:`adjudicate`. ``profile`` is the event's rule (``"slow"``
+    60/30/10, ``"rapid"`` 50/25/8, ``"armageddon"``, ``"amateur40"``); ``settings`` an event
+    settings file (a path or a dict) applied over it; ``limit``, ``attack_cap`` and ``check_cap``
+    custom values (a cap of ``None`` means no cap); ``at`` the plies played when the claim is made
+    (default: the whole game); ``from_claim`` the ply of a claim that counts from the claim.
+
+    Returns the dict ``xqa claim --json`` prints.
+    """
+    return _json.loads(
+        _native.claim_json(
+            source,
+            claimant,
+            game,
+            fen,
+            moves,
+            profile,
+            _settings(settings),
+            event,
+            at,
+            limit,
+            _cap(attack_cap),
+            _cap(check_cap),
+            from_claim,
+            rules,
+        )
+    )
+
+
+def screen(
+    sources,
+    *,
+    rules="cxa",
+    threads=0,
+    settings=None,
+    event=None,
+    draws=False,
+    all=False,
+    limit_profile=None,
+):
+    """Screen whole databases for rule incidents, like ``xqa screen --json``.
+
+    Every game of ``sources`` (paths, directories, bytes or record text, or a list of them) is
+    ruled on like :func:`adjudicate`, in parallel on the engine's threads (``threads=0``: all
+    cores), without the GIL. Returns an iterator over the dicts ``xqa screen --json`` prints, in
+    input order: the games with a cycle in which a side must vary (``draws=True``: drawn cycles
+    too), a move the search could not decide, a natural move limit claim that would be valid
+    (with ``limit_profile``), or an error; with ``all=True``, every game. The screening runs
+    ahead of the loop with bounded memory; ``close()`` stops it.
+    """
+    return _native.screen(
+        sources, rules, threads, _settings(settings), event, draws, all, limit_profile
+    )
