@@ -17,6 +17,9 @@ use xiangqi_arbiter::report::{GameReport, problem};
 /// Games read ahead of the consumer (the memory bound of a stream).
 const READ_AHEAD: usize = 512;
 
+/// Files handed to the library's parallel reader at a time.
+const FILES_PER_CHUNK: usize = 64;
+
 /// Calls `f` with every game of the sources, in order, until it returns false. A path that does
 /// not exist gives one failed entry (kind `io`), as in `xqa validate`. Paths are read by the
 /// library's streaming driver (parsed and replayed in parallel on the current rayon pool).
@@ -40,8 +43,10 @@ pub fn for_each_entry(sources: &[Source], mut f: impl FnMut(GameEntry) -> bool) 
                     let source = e.source.clone();
                     give(GameEntry::failed(&source, 0, Format::Pgn, e));
                 }
-                for input in inputs {
-                    walk::for_each_game(std::slice::from_ref(&input), &mut give);
+                // In chunks of files, so that the files of a directory are read in parallel and a
+                // consumer that stops early stops the reading soon after.
+                for chunk in inputs.chunks(FILES_PER_CHUNK) {
+                    walk::for_each_game(chunk, &mut give);
                     if !open.get() {
                         return;
                     }

@@ -12,8 +12,12 @@ pub fn parse_notation(name: &str) -> PyResult<Notation> {
 
 /// A FEN read into a position, or `PositionError` (kind and message of the FEN or setup problem).
 pub fn parse_fen(py: Python<'_>, fen: &str) -> PyResult<xiangqi_arbiter::Position> {
-    xiangqi_arbiter::Position::from_fen(fen).map_err(|e| {
-        Fields::new(e.kind(), format!("invalid FEN '{fen}': {e}")).err(py, ErrorClass::Position)
+    guarded(|| xiangqi_arbiter::Position::from_fen(fen))?.map_err(|e| {
+        let message = format!(
+            "invalid FEN '{}': {e}",
+            xiangqi_arbiter::service::shorten(fen)
+        );
+        Fields::new(e.kind(), message).err(py, ErrorClass::Position)
     })
 }
 
@@ -37,7 +41,7 @@ pub fn parse_move(
         f.ply = ply;
         return Err(f.err(py, ErrorClass::Move));
     };
-    notation::parse_move(pos, text, n)
+    guarded(|| notation::parse_move(pos, text, n))?
         .map(|p| p.mv)
         .map_err(|e| {
             let mut f = Fields::new(e.kind(), format!("'{text}': {e}"));
@@ -93,24 +97,19 @@ impl Position {
     /// guessed from the text unless `notation` is given. Returns the move in ICCS. Raises
     /// `MoveError` (with `kind`, `move_text`, `suggestions`) when the move cannot be read or is
     /// not legal; the position is then unchanged.
-    #[pyo3(signature = (move_text, notation = None))]
-    fn play(
-        &mut self,
-        py: Python<'_>,
-        move_text: &str,
-        notation: Option<&str>,
-    ) -> PyResult<String> {
+    #[pyo3(signature = (r#move, notation = None))]
+    fn play(&mut self, py: Python<'_>, r#move: &str, notation: Option<&str>) -> PyResult<String> {
         let n = notation.map(parse_notation).transpose()?;
-        let m = parse_move(py, &self.pos, move_text, n, None)?;
+        let m = parse_move(py, &self.pos, r#move, n, None)?;
         self.pos.play_unchecked(m);
         Ok(m.to_string())
     }
 
     /// A legal move written in another notation (the move is read like `play` reads it).
-    #[pyo3(signature = (move_text, notation = "chinese"))]
-    fn move_text(&self, py: Python<'_>, move_text: &str, notation: &str) -> PyResult<String> {
+    #[pyo3(signature = (r#move, notation = "chinese"))]
+    fn move_text(&self, py: Python<'_>, r#move: &str, notation: &str) -> PyResult<String> {
         let n = parse_notation(notation)?;
-        let m = parse_move(py, &self.pos, move_text, None, None)?;
+        let m = parse_move(py, &self.pos, r#move, None, None)?;
         Ok(notation::print_move(&self.pos, m, n))
     }
 

@@ -211,6 +211,8 @@ def adjudicate(
     or ICCS text ``"h2e2 h9g7 ..."``). ``rules`` is ``"cxa"`` or ``"axf"``; ``settings`` a rule
     settings file (a path, or the settings as a dict) that wins over ``rules``;
     ``limit_profile`` the natural move limit profile (``"slow"``, ``"rapid"``, ``"amateur40"``).
+    ``event`` is kept for the event settings files of the CLI's ``--event``, which this build of
+    the engine does not have yet: giving one raises ``ValueError``.
 
     Returns the dict ``xqa adjudicate --json`` prints. Raises :class:`RecordError` for a record
     that cannot be read, :class:`PositionError` for a bad FEN, :class:`MoveError` for a bad move
@@ -246,7 +248,8 @@ def claim(
     60/30/10, ``"rapid"`` 50/25/8, ``"armageddon"``, ``"amateur40"``); ``settings`` an event
     settings file (a path or a dict) applied over it; ``limit``, ``attack_cap`` and ``check_cap``
     custom values (a cap of ``None`` means no cap); ``at`` the plies played when the claim is made
-    (default: the whole game); ``from_claim`` the ply of a claim that counts from the claim.
+    (default: the whole game); ``from_claim`` the ply of a claim that counts from the claim;
+    ``rules`` the rules the move natures are judged by. ``event``: as in :func:`adjudicate`.
 
     Returns the dict ``xqa claim --json`` prints.
     """
@@ -289,7 +292,8 @@ def screen(
     input order: the games with a cycle in which a side must vary (``draws=True``: drawn cycles
     too), a move the search could not decide, a natural move limit claim that would be valid
     (with ``limit_profile``), or an error; with ``all=True``, every game. The screening runs
-    ahead of the loop with bounded memory; ``close()`` stops it.
+    ahead of the loop with bounded memory; ``close()`` stops it. ``settings`` and ``event``: as
+    in :func:`adjudicate`.
     """
     return _native.screen(
         sources, rules, threads, _settings(settings), event, draws, all, limit_profile
