@@ -50,7 +50,7 @@ pub fn write_text(f: &mut dyn fmt::Write, setup: &Setup, last: Option<Move>) -> 
         }
         writeln!(f)?;
         if rank == 5 {
-            writeln!(f, "  ──────────── 楚河   漢界 ────────────")?;
+            writeln!(f, "  ──────────── 楚河   汉界 ────────────")?;
         }
     }
     writeln!(f, "   a   b   c   d   e   f   g   h   i")?;

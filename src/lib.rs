@@ -30,6 +30,7 @@ pub mod position;
 pub mod record;
 pub mod report;
 pub mod rules;
+pub mod server;
 pub mod service;
 pub mod setup;
 pub mod svg;

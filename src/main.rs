@@ -5,6 +5,7 @@
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use xiangqi_arbiter::report::text::TextLang;
 use xiangqi_arbiter::rules::limit::Lang;
 use xiangqi_arbiter::service::{
     self, AdjudicateOptions, ClaimRequest, GameInput, ScreenRequest, ServiceError, SettingsText,
@@ -20,6 +21,13 @@ use xiangqi_arbiter::{Color, START_FEN};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Cap on one game's size in bytes (its text, or one binary record); a larger game is an
+    /// error for that game and reading goes on with the next. 0 = no cap.
+    #[arg(long, global = true, default_value_t = xiangqi_arbiter::record::limits::DEFAULT_MAX_GAME_BYTES)]
+    max_game_bytes: usize,
+    /// Cap on one game's moves (main line and variations together). 0 = no cap.
+    #[arg(long, global = true, default_value_t = xiangqi_arbiter::record::limits::DEFAULT_MAX_PLIES)]
+    max_plies: usize,
 }
 
 #[derive(Subcommand)]
@@ -56,15 +64,25 @@ enum Command {
     },
     /// Rewrite records in another notation or format, keeping tags, comments, variations, result.
     Convert {
-        /// Move notation of the PGN written: iccs, wxf or chinese.
+        /// Move notation of the PGN written: iccs, wxf, chinese, san (pychess, ranks 1-10) or
+        /// san_winboard (ranks 0-9).
         #[arg(long, default_value = "chinese")]
         to: String,
-        /// Output format: pgn or dhtmlxq.
+        /// Rank numbering of SAN: 1 (pychess, Fairy-Stockfish: 1-10) or 0 (WinBoard: 0-9).
+        #[arg(long, value_parser = ["0", "1"])]
+        rank_base: Option<String>,
+        /// Output format: pgn, dhtmlxq or wxf (the WXF file format, always in WXF moves).
         #[arg(long, default_value = "pgn")]
         format: String,
         /// Write here instead of standard output.
         #[arg(long, short)]
         output: Option<std::path::PathBuf>,
+        /// Convert only this game (from 1) of the one record file given.
+        #[arg(long)]
+        game: Option<usize>,
+        /// Report the games not converted as JSON error objects on standard error.
+        #[arg(long)]
+        json: bool,
         /// Record files or directories; `-` reads standard input.
         #[arg(required = true)]
         paths: Vec<std::path::PathBuf>,
@@ -80,6 +98,19 @@ enum Command {
         /// A JSON settings file (every field of the profile). Overrides --rules.
         #[arg(long)]
         settings: Option<PathBuf>,
+        /// An event file (events/*.json): the event's rules profile, tournament overlay,
+        /// occurrence counting and natural move limit. Overrides --rules.
+        #[arg(long, conflicts_with = "settings")]
+        event: Option<PathBuf>,
+        /// The event's time control whose natural move limit applies (slow, rapid, armageddon
+        /// ...; default: the event's default).
+        #[arg(long, requires = "event")]
+        time_control: Option<String>,
+        /// Tournament overlay (an event's regulation, off by default): a drawn cycle within the
+        /// first 25 moves (the profile's overlay_moves) of a game from the initial array means
+        /// Red must vary.
+        #[arg(long)]
+        overlay: bool,
         /// One JSON object per reported game per line (the summary goes to stderr).
         #[arg(long)]
         json: bool,
@@ -96,6 +127,9 @@ enum Command {
         /// Worker threads (0 = all cores).
         #[arg(long, default_value_t = 0)]
         threads: usize,
+        /// Language of the text report: zh, en or both.
+        #[arg(long, default_value = "both")]
+        lang: TextLang,
         /// Record files or directories; `-` reads standard input.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -115,6 +149,19 @@ enum Command {
         /// the CXA profile). Overrides --rules.
         #[arg(long)]
         settings: Option<std::path::PathBuf>,
+        /// An event file (events/*.json): the event's rules profile, tournament overlay,
+        /// occurrence counting and natural move limit. Overrides --rules.
+        #[arg(long, conflicts_with = "settings")]
+        event: Option<PathBuf>,
+        /// The event's time control whose natural move limit applies (slow, rapid, armageddon
+        /// ...; default: the event's default).
+        #[arg(long, requires = "event")]
+        time_control: Option<String>,
+        /// Tournament overlay (an event's regulation, off by default): a drawn cycle within the
+        /// first 25 moves (the profile's overlay_moves) of a game from the initial array means
+        /// Red must vary.
+        #[arg(long)]
+        overlay: bool,
         /// One JSON object instead of the text table.
         #[arg(long)]
         json: bool,
@@ -127,12 +174,28 @@ enum Command {
         /// Plies played when the natural move limit status is taken (default: the whole game).
         #[arg(long)]
         at: Option<u32>,
-        /// The natural move limit profile of the event: slow (60/30/10), rapid (50/25/8), amateur40.
-        #[arg(long, default_value = "slow")]
-        limit_profile: String,
+        /// The natural move limit profile: slow (60/30/10, the default, or the event's time
+        /// control with --event), rapid (50/25/8), amateur40.
+        #[arg(long)]
+        limit_profile: Option<String>,
+        /// Also write the ruling sheet (one printable HTML page) to this file.
+        #[arg(long)]
+        html: Option<PathBuf>,
+        /// Language of the text report: zh, en or both.
+        #[arg(long, default_value = "both")]
+        lang: TextLang,
     },
     /// List the legal moves of a position in a notation.
     Moves {
+        /// A game record; the position is taken after --at plies of its main line.
+        #[arg(conflicts_with = "fen")]
+        path: Option<PathBuf>,
+        /// Game number in the file (from 1).
+        #[arg(long, default_value_t = 1, requires = "path")]
+        game: usize,
+        /// Plies of the game to play first (default: all).
+        #[arg(long, requires = "path")]
+        at: Option<u32>,
         /// The position (default: the standard start).
         #[arg(long, default_value = START_FEN)]
         fen: String,
@@ -163,6 +226,25 @@ enum Command {
         /// Also write the board as an SVG picture to this file.
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// One JSON object instead of the diagram.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Start the arbiter's workbench: a local web app and its JSON API (see the README).
+    Serve {
+        /// Address to listen on. Anything but loopback must be asked for explicitly.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// Port to listen on (0: any free port; the address is printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Largest request body accepted, in MB.
+        #[arg(long, default_value_t = 16)]
+        max_body_mb: usize,
+        /// An event file (events/*.json) whose rules the analyses follow by default (a request
+        /// may name a shipped event with event=NAME, or event=none).
+        #[arg(long)]
+        event: Option<PathBuf>,
     },
     /// Judge a natural move limit (自然限着) draw claim.
     Claim {
@@ -182,9 +264,17 @@ enum Command {
         /// The side that claims the draw.
         #[arg(long, value_parser = parse_color)]
         claimant: Color,
-        /// The event's rule: slow (60/30/10), rapid (50/25/8), armageddon (= rapid), amateur40.
-        #[arg(long, default_value = "slow")]
-        profile: String,
+        /// The event's rule: slow (60/30/10, the default), rapid (50/25/8), armageddon (= rapid),
+        /// amateur40.
+        #[arg(long, conflicts_with = "event")]
+        profile: Option<String>,
+        /// An event file (events/*.json): the rules profile and the natural move limit of its
+        /// time control.
+        #[arg(long, conflicts_with = "settings")]
+        event: Option<PathBuf>,
+        /// The event's time control (slow, rapid, armageddon ...; default: the event's default).
+        #[arg(long, requires = "event")]
+        time_control: Option<String>,
         /// An event settings file (JSON: base, name, moves, attack_cap, check_cap, refuse_attackers,
         /// counting), applied over --profile.
         #[arg(long)]
@@ -214,9 +304,16 @@ enum Command {
         /// Also write the board at the claim ply as an SVG picture to this file.
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// Also write the ruling sheet (one printable HTML page) to this file.
+        #[arg(long)]
+        html: Option<PathBuf>,
         /// The rules the move natures are judged by: cxa (default) or axf.
         #[arg(long, default_value = "cxa")]
         rules: String,
+        /// A JSON rule settings file, as `adjudicate --settings` takes (every field of the rule
+        /// profile, such as the node budget); overrides --rules.
+        #[arg(long)]
+        rule_settings: Option<PathBuf>,
     },
 }
 
@@ -336,11 +433,11 @@ fn game_input(
     moves: Option<&str>,
 ) -> Result<GameInput, Failure> {
     match path {
-        Some(path) => {
-            let name = path.display().to_string();
-            let bytes = std::fs::read(path).map_err(|e| service::unreadable(&name, &e))?;
-            Ok(GameInput::record(bytes, name, game))
-        }
+        // Streamed up to the game asked for: memory stays bounded by one game.
+        Some(path) => Ok(GameInput::File {
+            path: path.to_owned(),
+            game,
+        }),
         None => Ok(GameInput::fen(fen, moves)),
     }
 }
@@ -377,29 +474,59 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 0 => Ok(()),
                 code => Err(Failure {
                     code,
-                    message: format!(
-                        "{} invalid, {} unreadable",
-                        summary.invalid, summary.io_errors
-                    ),
+                    message: summary.failure(),
                 }),
             }
         }
         Command::Convert {
             to,
+            rank_base,
             format,
             output,
+            game,
+            json,
             paths,
         } => {
-            let (notation, format) = service::convert_options(&to, &format)?;
+            let (notation, format) = service::convert_options(&to, &format, rank_base.as_deref())?;
+            if let Some(game) = game {
+                let [path] = paths.as_slice() else {
+                    return Err(Failure {
+                        code: 2,
+                        message: "--game takes one record file".into(),
+                    });
+                };
+                let name = path.display().to_string();
+                let bytes = if name == "-" {
+                    let mut b = Vec::new();
+                    std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
+                        .map_err(io_failure)?;
+                    b
+                } else {
+                    std::fs::read(path).map_err(|e| service::unreadable(&name, &e))?
+                };
+                let text = service::convert_game(&bytes, &name, game, notation, format)
+                    .map_err(|e| json_failure(e, json))?;
+                match &output {
+                    Some(p) => write_file(p, &text)?,
+                    None => out!("{text}"),
+                }
+                return Ok(());
+            }
             let mut out: Box<dyn std::io::Write> = match &output {
                 Some(p) => Box::new(std::io::BufWriter::new(
                     std::fs::File::create(p).map_err(io_failure)?,
                 )),
                 None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
             };
-            let (_, failed, unreadable) =
-                service::convert_paths(&paths, notation, format, &mut out, &mut std::io::stderr())
-                    .map_err(io_failure)?;
+            let (converted, failed, unreadable) = service::convert_paths(
+                &paths,
+                notation,
+                format,
+                json,
+                &mut out,
+                &mut std::io::stderr(),
+            )
+            .map_err(io_failure)?;
             out.flush().map_err(io_failure)?;
             if unreadable > 0 {
                 return Err(Failure {
@@ -410,16 +537,23 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if failed > 0 {
                 return Err(invalid(format!("{failed} game(s) could not be converted")));
             }
+            if converted == 0 {
+                return Err(invalid("no game read"));
+            }
             Ok(())
         }
         Command::Screen {
             rules,
             settings,
+            event,
+            time_control,
+            overlay,
             json,
             draws,
             all,
             limit_profile,
             threads,
+            lang,
             paths,
         } => {
             let options = service::screen_options(&ScreenRequest {
@@ -429,11 +563,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 all,
                 json,
                 limit_profile,
+                event: read_settings(event.as_deref())?,
+                time_control,
+                overlay,
             })?;
             let pool = service::thread_pool(threads)?;
             let mut out = std::io::BufWriter::new(std::io::stdout());
             let summary = pool
-                .install(|| service::screen_paths(&paths, &options, &mut out))
+                .install(|| service::screen_paths(&paths, &options, lang, &mut out))
                 .map_err(io_failure)?;
             write_summary(&mut out, json, &summary)?;
             if summary.unreadable > 0 {
@@ -449,33 +586,54 @@ fn run(cli: Cli) -> Result<(), Failure> {
             game,
             rules,
             settings,
+            event,
+            time_control,
+            overlay,
             json,
             fen,
             moves,
             at,
             limit_profile,
+            html,
+            lang,
         } => {
             let options = AdjudicateOptions {
                 rules,
                 settings: read_settings(settings.as_deref())?,
+                event: read_settings(event.as_deref())?,
+                time_control,
+                overlay,
                 at,
                 limit_profile,
             };
             let input = game_input(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
-            let report = service::adjudicate(&input, &options)?;
+            let report =
+                service::adjudicate(&input, &options).map_err(|e| json_failure(e, json))?;
             if json {
                 outln!("{}", report.to_json());
             } else {
-                out!("{}", report.to_text());
+                out!("{}", report.to_text_in(lang));
             }
-            Ok(())
+            if let Some(file) = html {
+                write_file(&file, &service::adjudicate_sheet(&input, &options)?)?;
+            }
+            broken(&report.line)
         }
         Command::Moves {
+            path,
+            game,
+            at,
             fen,
             notation,
             json,
         } => {
-            let report = service::moves(&fen, notation)?;
+            let report = match path {
+                Some(path) => {
+                    let input = game_input(Some(path.as_path()), game, None, None)?;
+                    service::moves_at(&input, at, notation).map_err(|e| json_failure(e, json))?
+                }
+                None => service::moves(&fen, notation).map_err(|e| json_failure(e, json))?,
+            };
             if json {
                 out!("{}", report.to_json());
             } else {
@@ -490,21 +648,29 @@ fn run(cli: Cli) -> Result<(), Failure> {
             moves,
             at,
             svg: svg_file,
+            json,
         } => {
             let input = game_input(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
-            let report = service::show(&input, at)?;
+            let report = service::show(&input, at).map_err(|e| json_failure(e, json))?;
+            if let Some(file) = &svg_file {
+                write_file(file, &report.svg)?;
+            }
+            if json {
+                outln!("{}", report.to_json());
+                return broken(&report.line);
+            }
             outln!("{}", report.diagram);
             if let Some(line) = report.last_move_line() {
                 outln!("{line}");
-            }
-            if let Some(file) = svg_file {
-                write_file(&file, &report.svg)?;
             }
             outln!("FEN: {}", report.position.fen());
             if let Some(line) = report.status_line() {
                 outln!("{line}");
             }
-            Ok(())
+            if let Some(line) = report.error_line() {
+                outln!("{line}");
+            }
+            broken(&report.line)
         }
         Command::Claim {
             path,
@@ -513,6 +679,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             moves,
             claimant,
             profile,
+            event,
+            time_control,
             settings,
             limit: limit_n,
             attack_cap,
@@ -522,23 +690,29 @@ fn run(cli: Cli) -> Result<(), Failure> {
             json,
             lang,
             svg: svg_file,
+            html,
             rules,
+            rule_settings,
         } => {
+            let rule_settings = read_settings(rule_settings.as_deref())?;
             // (The rules are checked before the record is read, as they always were.)
-            service::named_rules(&rules)?;
+            service::rules_profile(&rules, rule_settings.as_ref())?;
             let input = game_input(path.as_deref(), game, fen.as_deref(), moves.as_deref())?;
             let request = ClaimRequest {
                 claimant,
-                profile,
+                profile: profile.unwrap_or_else(|| "slow".into()),
                 settings: read_settings(settings.as_deref())?,
+                event: read_settings(event.as_deref())?,
+                time_control,
                 limit: limit_n,
                 attack_cap: attack_cap.map(|Cap(c)| c),
                 check_cap: check_cap.map(|Cap(c)| c),
                 at,
                 from_claim,
                 rules,
+                rule_settings,
             };
-            let outcome = service::claim(&input, &request)?;
+            let outcome = service::claim(&input, &request).map_err(|e| json_failure(e, json))?;
             if json {
                 outln!("{}", outcome.to_json());
             } else {
@@ -547,9 +721,63 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(file) = svg_file {
                 write_file(&file, &outcome.svg(lang))?;
             }
-            Ok(())
+            if let Some(file) = html {
+                write_file(&file, &service::claim_sheet(&input, &request)?)?;
+            }
+            broken(&outcome.line)
+        }
+        Command::Serve {
+            bind,
+            port,
+            max_body_mb,
+            event,
+        } => {
+            let event = read_settings(event.as_deref())?;
+            // A bad event file is refused at start-up, not on every request.
+            service::event_of(event.as_ref())?;
+            let options = xiangqi_arbiter::server::ServerOptions {
+                body_limit: max_body_mb.saturating_mul(1024 * 1024),
+                event,
+                ..Default::default()
+            };
+            let runtime = tokio::runtime::Runtime::new().map_err(io_failure)?;
+            runtime
+                .block_on(xiangqi_arbiter::server::serve(
+                    std::net::SocketAddr::new(bind, port),
+                    &options,
+                    |addr| {
+                        eprintln!("xqa: serving the arbiter's workbench on http://{addr}/");
+                        if !addr.ip().is_loopback() {
+                            eprintln!(
+                                "xqa: warning: listening beyond this machine ({addr}); anyone who can reach it can use it"
+                            );
+                        }
+                    },
+                ))
+                .map_err(|e| Failure {
+                    code: 2,
+                    message: format!("cannot serve on {bind}:{port}: {e}"),
+                })
         }
     }
+}
+
+/// Exit code 1 after the report of a broken record (the report covers its legal part).
+fn broken(line: &service::Line) -> Result<(), Failure> {
+    match &line.error {
+        Some(e) => Err(invalid(format!("the record is invalid: {e}"))),
+        None => Ok(()),
+    }
+}
+
+/// A service error, printed as its JSON object on standard output too with `--json` (so that a
+/// program reading the output sees the error in the schema).
+fn json_failure(e: ServiceError, json: bool) -> Failure {
+    if json {
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), "{}", e.to_json());
+    }
+    Failure::from(e)
 }
 
 fn write_file(path: &std::path::Path, text: &str) -> Result<(), Failure> {
@@ -567,6 +795,10 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    xiangqi_arbiter::record::set_limits(xiangqi_arbiter::record::Limits {
+        max_game_bytes: cli.max_game_bytes,
+        max_plies: cli.max_plies,
+    });
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {

@@ -1,4 +1,4 @@
-//! SVG pictures of a position: the board with its river (楚河 汉界) and palaces, the pieces as
+//! SVG pictures of a position: the board with its river (楚河 汉界, as in the text diagram) and palaces, the pieces as
 //! discs with their Chinese glyphs in red and black, and the last move marked.
 //!
 //! The output is a standalone SVG 1.1 document (no external resources); fonts fall back through
@@ -9,7 +9,7 @@
 //! let pos = Position::start();
 //! let m = Move::parse_iccs("h2e2").unwrap();
 //! let doc = svg::position(&pos.after(m), Some(m), Some("1. 炮二平五"));
-//! assert!(doc.starts_with("<?xml") && doc.contains("楚 河") && doc.contains("炮"));
+//! assert!(doc.starts_with("<?xml") && doc.contains(">汉<") && doc.contains("炮"));
 //! ```
 
 use crate::diagram::diagram_glyph;
@@ -28,6 +28,14 @@ const BOARD: &str = "#f2d7a4";
 const LINE: &str = "#5a3a1a";
 const MARK: &str = "#1f6fd1";
 const DISC: &str = "#fbeed5";
+/// Font size of the river text: small enough to fit between the discs on the two banks.
+const RIVER_SIZE: i32 = CELL / 3 + 1;
+/// Font size of a piece's glyph.
+const GLYPH_SIZE: i32 = CELL * 9 / 16;
+/// Radius of a piece's disc, and of the ring inside it that the glyph must stay within.
+const DISC_R: i32 = CELL * 7 / 16;
+const RING_R: i32 = DISC_R - 5;
+const TARGET: &str = "#e0650b";
 const FONT: &str = "'KaiTi','STKaiti','Kaiti SC','AR PL UKai CN','Noto Serif CJK SC','Source Han Serif SC','SimSun',serif";
 
 /// What to draw besides the pieces.
@@ -39,6 +47,20 @@ pub struct SvgOptions {
     pub caption: Option<String>,
     /// Also write the ICCS coordinates (a-i, 0-9) around the board.
     pub iccs_coordinates: bool,
+    /// Pieces to ring as targets (the pieces a move chases or checks).
+    pub targets: Vec<Square>,
+    /// A selected piece (live entry).
+    pub selected: Option<Square>,
+    /// Points to dot as legal destinations (live entry).
+    pub dots: Vec<Square>,
+}
+
+/// The alphabetic baseline that centres a CJK glyph of this size on `y`. A CJK glyph fills the
+/// em box, whose middle lies 0.38 em above the baseline in CJK fonts (ascent 0.88, descent 0.12).
+/// Set explicitly because renderers differ on `dominant-baseline="central"` (librsvg puts the
+/// glyphs too high with it).
+fn baseline(y: i32, size: i32) -> i32 {
+    y + (size * 38 + 50) / 100
 }
 
 fn x_of(file: i32) -> i32 {
@@ -178,29 +200,27 @@ pub fn board(setup: &Setup, options: &SvgOptions) -> String {
     }
     let _ = writeln!(w, "</g>");
 
-    // The river.
+    // The river: 楚河 on Red's left, 汉界 on the right, one character between two files each, so
+    // that no piece standing on either bank covers it (see `river_text_clears_every_disc`).
     let river_y = (y_of(5) + y_of(4)) / 2;
     let _ = writeln!(
         w,
-        r#"<g font-family="{FONT}" font-size="{}" fill="{LINE}" text-anchor="middle" dominant-baseline="central">"#,
-        CELL * 5 / 8
+        r#"<g font-family="{FONT}" font-size="{RIVER_SIZE}" fill="{LINE}" text-anchor="middle">"#
     );
-    let _ = writeln!(
-        w,
-        r#"<text x="{}" y="{river_y}">楚 河</text>"#,
-        (x_of(1) + x_of(3)) / 2
-    );
-    let _ = writeln!(
-        w,
-        r#"<text x="{}" y="{river_y}">汉 界</text>"#,
-        (x_of(5) + x_of(7)) / 2
-    );
+    for (ch, file) in [('楚', 1), ('河', 2), ('汉', 5), ('界', 6)] {
+        let _ = writeln!(
+            w,
+            r#"<text x="{}" y="{}">{ch}</text>"#,
+            x_of(file) + CELL / 2,
+            baseline(river_y, RIVER_SIZE)
+        );
+    }
     let _ = writeln!(w, "</g>");
 
     // File numbers: Black's 1-9 above (from Black's right), Red's 九-一 below.
     let _ = writeln!(
         w,
-        r#"<g font-family="{FONT}" font-size="16" fill="{LINE}" text-anchor="middle" dominant-baseline="central">"#
+        r#"<g font-family="{FONT}" font-size="16" fill="{LINE}" text-anchor="middle">"#
     );
     const RED_NUM: [&str; 9] = ["九", "八", "七", "六", "五", "四", "三", "二", "一"];
     for f in 0..9 {
@@ -208,14 +228,14 @@ pub fn board(setup: &Setup, options: &SvgOptions) -> String {
             w,
             r#"<text x="{}" y="{}">{}</text>"#,
             x_of(f),
-            MARGIN - CELL * 7 / 16 - 18,
+            baseline(MARGIN - CELL * 7 / 16 - 18, 16),
             f + 1
         );
         let _ = writeln!(
             w,
             r#"<text x="{}" y="{}">{}</text>"#,
             x_of(f),
-            y_of(0) + CELL * 7 / 16 + 18,
+            baseline(y_of(0) + CELL * 7 / 16 + 18, 16),
             RED_NUM[f as usize]
         );
     }
@@ -225,7 +245,7 @@ pub fn board(setup: &Setup, options: &SvgOptions) -> String {
                 w,
                 r#"<text x="{}" y="{}" font-size="11" font-family="monospace">{}</text>"#,
                 x_of(f) + 16,
-                y_of(0) + CELL * 7 / 16 + 18,
+                baseline(y_of(0) + CELL * 7 / 16 + 18, 11),
                 (b'a' + f as u8) as char
             );
         }
@@ -234,7 +254,7 @@ pub fn board(setup: &Setup, options: &SvgOptions) -> String {
                 w,
                 r#"<text x="{}" y="{}" font-size="11" font-family="monospace">{r}</text>"#,
                 x_of(0) - CELL * 7 / 16 - 14,
-                y_of(r)
+                baseline(y_of(r), 11)
             );
         }
     }
@@ -272,8 +292,7 @@ pub fn board(setup: &Setup, options: &SvgOptions) -> String {
     // Pieces.
     let _ = writeln!(
         w,
-        r#"<g font-family="{FONT}" font-size="{}" font-weight="bold" text-anchor="middle" dominant-baseline="central">"#,
-        CELL * 9 / 16
+        r#"<g font-family="{FONT}" font-size="{GLYPH_SIZE}" font-weight="bold" text-anchor="middle">"#
     );
     for sq in Square::ALL {
         let Some(p) = setup.piece_at(sq) else {
@@ -284,16 +303,16 @@ pub fn board(setup: &Setup, options: &SvgOptions) -> String {
             Color::Red => RED,
             Color::Black => BLACK,
         };
-        let r = CELL * 7 / 16;
         let _ = writeln!(
             w,
-            r#"<g class="piece {}" data-square="{sq}"><circle cx="{x}" cy="{y}" r="{r}" fill="{DISC}" stroke="{ink}" stroke-width="2.5"/><circle cx="{x}" cy="{y}" r="{}" fill="none" stroke="{ink}" stroke-width="1"/><text x="{x}" y="{y}" fill="{ink}">{}</text></g>"#,
+            r#"<g class="piece {}" data-square="{sq}"><circle cx="{x}" cy="{y}" r="{DISC_R}" fill="{DISC}" stroke="{ink}" stroke-width="2.5"/><circle cx="{x}" cy="{y}" r="{RING_R}" fill="none" stroke="{ink}" stroke-width="1"/><text x="{x}" y="{}" fill="{ink}">{}</text></g>"#,
             p.color.name(),
-            r - 5,
+            baseline(y, GLYPH_SIZE),
             diagram_glyph(p)
         );
     }
     let _ = writeln!(w, "</g>");
+    marks(w, options);
 
     if let Some(c) = &options.caption {
         // Squeeze a caption that would not fit (CJK glyphs are about one em wide, others half).
@@ -311,9 +330,9 @@ pub fn board(setup: &Setup, options: &SvgOptions) -> String {
         };
         let _ = writeln!(
             w,
-            r#"<text x="{}" y="{}" font-family="{FONT}" font-size="{size}" fill="{LINE}" text-anchor="middle" dominant-baseline="central"{fit}>{}</text>"#,
+            r#"<text x="{}" y="{}" font-family="{FONT}" font-size="{size}" fill="{LINE}" text-anchor="middle"{fit}>{}</text>"#,
             width / 2,
-            height - caption_h / 2 - 4,
+            baseline(height - caption_h / 2 - 4, 17),
             escape(c)
         );
     }
@@ -339,6 +358,43 @@ fn mark_point(w: &mut String, f: i32, r: i32) {
     }
 }
 
+/// The targets, the selection and the destination dots, over the pieces.
+fn marks(w: &mut String, options: &SvgOptions) {
+    let r = CELL / 2 - 1;
+    if !options.targets.is_empty() {
+        let _ = writeln!(
+            w,
+            r#"<g class="targets" fill="none" stroke="{TARGET}" stroke-width="3.5">"#
+        );
+        for &sq in &options.targets {
+            let (x, y) = point(sq);
+            let _ = writeln!(
+                w,
+                r#"<circle class="target" data-square="{sq}" cx="{x}" cy="{y}" r="{r}" stroke-dasharray="5 3"/>"#
+            );
+        }
+        let _ = writeln!(w, "</g>");
+    }
+    if let Some(sq) = options.selected {
+        let (x, y) = point(sq);
+        let _ = writeln!(
+            w,
+            r#"<circle class="selected" data-square="{sq}" cx="{x}" cy="{y}" r="{r}" fill="none" stroke="{MARK}" stroke-width="4"/>"#
+        );
+    }
+    if !options.dots.is_empty() {
+        let _ = writeln!(w, r#"<g class="dots" fill="{MARK}" fill-opacity="0.55">"#);
+        for &sq in &options.dots {
+            let (x, y) = point(sq);
+            let _ = writeln!(
+                w,
+                r#"<circle class="dot" data-square="{sq}" cx="{x}" cy="{y}" r="8"/>"#
+            );
+        }
+        let _ = writeln!(w, "</g>");
+    }
+}
+
 fn title(setup: &Setup, options: &SvgOptions) -> String {
     let mut t = format!("Xiangqi position {}", setup.fen());
     if let Some(m) = options.last {
@@ -354,7 +410,7 @@ pub fn position(pos: &Position, last: Option<Move>, caption: Option<&str>) -> St
         &SvgOptions {
             last,
             caption: caption.map(str::to_owned),
-            iccs_coordinates: false,
+            ..SvgOptions::default()
         },
     )
 }
@@ -368,12 +424,45 @@ mod tests {
         let doc = position(&Position::start(), None, None);
         assert_eq!(doc.matches("class=\"piece red\"").count(), 16);
         assert_eq!(doc.matches("class=\"piece black\"").count(), 16);
-        assert!(doc.contains("楚 河") && doc.contains("汉 界"));
+        assert!(
+            ["楚", "河", "汉", "界"]
+                .iter()
+                .all(|c| doc.contains(&format!(">{c}<")))
+        );
         assert!(doc.contains(">帥<") && doc.contains(">將<"));
         assert!(!doc.contains("last-move"));
         // Ten ranks, 2 full and 14 half files, 4 palace diagonals.
         assert_eq!(doc.matches("<line ").count(), 10 + 2 + 14 + 4);
         assert!(doc.trim_end().ends_with("</svg>"));
+    }
+
+    /// Every river character's em box keeps clear of every disc a piece on either bank
+    /// (ranks 4 and 5, any file) could draw, stroke included.
+    #[test]
+    fn river_text_clears_every_disc() {
+        let river_y = (y_of(5) + y_of(4)) / 2;
+        let half = RIVER_SIZE as f64 / 2.0;
+        let disc = DISC_R as f64 + 1.25;
+        for first in [1, 2, 5, 6] {
+            let cx = (x_of(first) + CELL / 2) as f64;
+            let (x0, x1, y0, y1) = (
+                cx - half,
+                cx + half,
+                river_y as f64 - half,
+                river_y as f64 + half,
+            );
+            for file in 0..9 {
+                for rank in [4, 5] {
+                    let (px, py) = (x_of(file) as f64, y_of(rank) as f64);
+                    let dx = px.clamp(x0, x1) - px;
+                    let dy = py.clamp(y0, y1) - py;
+                    assert!(
+                        (dx * dx + dy * dy).sqrt() > disc,
+                        "river character at file {first}.5 touches the disc on file {file}, rank {rank}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -60,7 +60,8 @@ fn natural_limit_at_an_earlier_ply_and_text() {
     ]);
     assert_eq!(code, 0);
     assert!(
-        out.contains("natural move limit 自然限着 (rapid) at ply 102"),
+        out.contains("natural move limit (rapid) at ply 102")
+            && out.contains("自然限着（快棋）：第102步后："),
         "{out}"
     );
     assert!(out.contains("提和成立"), "{out}");
@@ -68,10 +69,12 @@ fn natural_limit_at_an_earlier_ply_and_text() {
 
 #[test]
 fn bad_requests_are_refused_with_the_right_exit_code() {
+    // Out-of-range plies and games are usage errors (exit 2) naming the valid range.
     let (code, _, err) = xqa(&["adjudicate", "pgn-samples/claim_rapid.pgn", "--at", "999"]);
-    assert_eq!(code, 1, "{err}");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("it takes 0 to 102"), "{err}");
     let (code, _, err) = xqa(&["adjudicate", "pgn-samples/claim_rapid.pgn", "--game", "7"]);
-    assert_eq!(code, 1, "{err}");
+    assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("game 7: no such game: the file holds 1 game"),
         "{err}"
@@ -85,4 +88,27 @@ fn bad_requests_are_refused_with_the_right_exit_code() {
     assert_eq!(code, 2);
     let (code, _, err) = xqa(&["adjudicate", "/nonexistent/file.pgn"]);
     assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn the_tournament_overlay_is_off_unless_asked_for() {
+    // Both horses out and back: a drawn cycle within the first 25 moves.
+    let args = ["adjudicate", "--moves", "b0c2 b9c7 c2b0 c7b9", "--json"];
+    let (code, out, err) = xqa(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["verdict"], "draw");
+    let mut with = args.to_vec();
+    with.push("--overlay");
+    let (code, out, err) = xqa(&with);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["verdict"], "red_must_vary");
+    assert!(
+        v["cycles"][0]["reason_en"]
+            .as_str()
+            .unwrap()
+            .contains("tournament overlay"),
+        "{out}"
+    );
 }

@@ -173,7 +173,12 @@ fn round_trip(pos: &Position) -> usize {
     for &m in &moves {
         for notation in Notation::ALL {
             let text = print_move(pos, m, notation);
-            assert_eq!(sniff(&text), Some(notation), "{}: sniff {text}", pos.fen());
+            let sniffed = if notation.is_san() {
+                Notation::San
+            } else {
+                notation
+            };
+            assert_eq!(sniff(&text), Some(sniffed), "{}: sniff {text}", pos.fen());
             let p = notation::parse_move(pos, &text, notation).unwrap_or_else(|e| {
                 panic!(
                     "{}: {m} printed {text} in {notation} does not parse: {e}",
@@ -824,4 +829,90 @@ fn near_misses_get_legal_suggestions() {
         with_suggestion * 10 > errors * 9,
         "{with_suggestion} of {errors}"
     );
+}
+
+/// Fairy-Stockfish (the engine of pychess.org) SAN on 300 random games: we print exactly its SAN
+/// (ranks 1-10) and read every token back to the same move; the WinBoard dialect (ranks 0-9, bare
+/// pawns) reads back too, and its tokens tell the rank base.
+#[test]
+fn san_agrees_with_fairy_stockfish() {
+    use notation::san::{self, RankBase};
+    let data = include_str!("data/san/fsf_random_games.tsv");
+    let mut checked = 0;
+    for (g, line) in data.lines().enumerate() {
+        let (uci, sans) = line.split_once('\t').unwrap();
+        let mut pos = Position::start();
+        let mut winboard = Vec::new();
+        for (u, s) in uci.split(' ').zip(sans.split(' ')) {
+            let opts = ParseOptions {
+                iccs_one_based: true,
+                ..Default::default()
+            };
+            let m = parse_move_with(&pos, u, Notation::Iccs, &opts).unwrap().mv;
+            assert_eq!(print_move(&pos, m, Notation::San), s, "game {g}: {u}");
+            assert_eq!(
+                parse_move(&pos, s, Notation::San).unwrap().mv,
+                m,
+                "game {g}: {s}"
+            );
+            let w = print_move(&pos, m, Notation::SanWinboard);
+            assert_eq!(
+                parse_move(&pos, &w, Notation::SanWinboard).unwrap().mv,
+                m,
+                "game {g}: {w}"
+            );
+            winboard.push(w);
+            pos = pos.after(m);
+            checked += 1;
+        }
+        let words: Vec<&str> = sans.split(' ').collect();
+        let told = san::sniff_rank_base(words.iter().copied());
+        assert_eq!(told, Some(RankBase::One), "game {g}");
+        let told = san::sniff_rank_base(winboard.iter().map(String::as_str));
+        assert_eq!(told, Some(RankBase::Zero), "game {g}");
+    }
+    assert!(checked > 15_000, "{checked}");
+}
+
+#[test]
+fn san_tokens_and_errors() {
+    let start = Position::start();
+    let mv = |t: &str, n: Notation| parse_move(&start, t, n).map(|p| p.mv.to_string());
+    // The examples of the two ecosystems.
+    assert_eq!(mv("Che3", Notation::San).unwrap(), "h2e2");
+    assert_eq!(mv("Cbe3", Notation::San).unwrap(), "b2e2");
+    assert_eq!(mv("Cbe2", Notation::SanWinboard).unwrap(), "b2e2");
+    assert_eq!(mv("Pc5", Notation::San).unwrap(), "c3c4");
+    assert_eq!(mv("c4", Notation::SanWinboard).unwrap(), "c3c4");
+    assert_eq!(mv("Hc3", Notation::San).unwrap(), "b0c2");
+    assert_eq!(mv("Nc2", Notation::SanWinboard).unwrap(), "b0c2");
+    assert_eq!(mv("Cxh10", Notation::San).unwrap(), "h2h9");
+    assert_eq!(mv("Chxh9+", Notation::SanWinboard).unwrap(), "h2h9");
+    assert_eq!(mv("Ｃｈｅ３", Notation::San).unwrap(), "h2e2");
+    // Two cannons reach e3: the file is needed.
+    let e = parse_move(&start, "Ce3", Notation::San).unwrap_err();
+    assert_eq!(e.kind(), "ambiguous");
+    assert_eq!(e.suggestions(), vec!["Cbe3", "Che3"]);
+    // Wrong rank base, wrong side, no piece, illegal.
+    assert_eq!(
+        parse_move(&start, "Rb10", Notation::SanWinboard)
+            .unwrap_err()
+            .kind(),
+        "syntax"
+    );
+    assert_eq!(
+        parse_move(&start, "Hc8", Notation::San).unwrap_err().kind(),
+        "wrong_side"
+    );
+    assert_eq!(
+        parse_move(&start, "Ra5", Notation::San).unwrap_err().kind(),
+        "illegal_movement"
+    );
+    assert!(parse_move(&start, "Qe2", Notation::San).is_err());
+    // Sniffing: SAN tokens, not ICCS ones.
+    assert_eq!(sniff("Che3"), Some(Notation::San));
+    assert_eq!(sniff("exe5"), Some(Notation::San));
+    assert_eq!(sniff("Rxb9"), Some(Notation::San));
+    assert_eq!(sniff("h2e2"), Some(Notation::Iccs));
+    assert_eq!(sniff("C2.5"), Some(Notation::Wxf));
 }

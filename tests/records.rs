@@ -299,10 +299,14 @@ fn validate_and_convert_drivers() {
         .collect();
     assert_eq!(lines.len(), 13);
     for l in &lines {
+        // The report schema: source, game and result are in the game header.
         for k in [
-            "source", "game", "format", "notation", "ok", "plies", "result",
+            "schema", "header", "format", "notation", "ok", "plies", "error", "warnings",
         ] {
             assert!(l.get(k).is_some(), "{k} missing in {l}");
+        }
+        for k in ["source", "result", "red", "black", "event", "date"] {
+            assert!(l["header"].get(k).is_some(), "header.{k} missing in {l}");
         }
     }
     let missing = report::validate(&[dir.join("nope.pgn")], false, &mut Vec::new()).unwrap();
@@ -314,6 +318,7 @@ fn validate_and_convert_drivers() {
         &[data().join("wukong_xqdb/dhtmlxq_html")],
         record::Notation::Iccs,
         report::ConvertFormat::Pgn,
+        false,
         &mut out,
         &mut err,
     )
@@ -403,7 +408,7 @@ fn cli_validate_exit_codes_and_json() {
         .collect();
     assert_eq!(bad.len(), 1, "{out}");
     assert!(
-        bad[0]["source"]
+        bad[0]["header"]["source"]["file"]
             .as_str()
             .unwrap()
             .ends_with("illegal-move-chinese.pgn")
@@ -704,7 +709,8 @@ fn dhtmlxq_result_field_states_the_games_result() {
     let want = [
         (record::GameResult::Draw, "1/2-1/2"),
         (record::GameResult::Unknown, "*"),
-        (record::GameResult::RedWins, "红胜"),
+        // The text as written is kept as a tag; the result field gets the standard token.
+        (record::GameResult::RedWins, "1-0"),
     ];
     for (e, (result, field)) in games.iter().zip(want) {
         assert!(e.error.is_none(), "{:?}", e.error);
@@ -718,6 +724,12 @@ fn dhtmlxq_result_field_states_the_games_result() {
         assert!(back[0].error.is_none(), "{:?}\n{out}", back[0].error);
         assert_eq!(back[0].game.result, Some(result), "{out}");
     }
+    assert_eq!(games[2].game.tag("ResultText"), Some("红胜"));
+    assert!(out_has_kind(&games[0], "result_not_understood"));
+}
+
+fn out_has_kind(e: &record::GameEntry, kind: &str) -> bool {
+    e.warnings.iter().any(|w| w.kind == kind)
 }
 
 /// Tag names DhtmlXQ cannot hold as they are (brackets or spaces in the name, or a name the reader
@@ -883,4 +895,282 @@ fn the_first_understood_dhtmlxq_result_field_gives_the_result() {
         pgn::write_games([&back[0].game], record::Notation::Iccs),
         out
     );
+}
+
+#[test]
+fn pgn_write_read_round_trip_san_pychess() {
+    pgn_round_trips(record::Notation::San);
+}
+
+#[test]
+fn pgn_write_read_round_trip_san_winboard() {
+    pgn_round_trips(record::Notation::SanWinboard);
+}
+
+/// Every real record written as a WXF file reads back with the same moves, start, result and
+/// tags, and the WXF text prints the same after reading back (write, read, write).
+#[test]
+fn wxf_file_write_read_round_trip() {
+    use xiangqi_arbiter::record::wxf_file;
+    let refs = manifest();
+    let files = read_all(&refs);
+    let mut n = 0;
+    for games in files.values() {
+        for e in games.iter().filter(|e| e.is_ok()) {
+            let mut text = String::new();
+            wxf_file::write_game(&e.game, &mut text);
+            let back = wxf_file::read_str(&text, "round-trip");
+            assert_eq!(back.len(), 1, "{}\n{text}", e.source);
+            let b = &back[0];
+            assert!(b.error.is_none(), "{}: {:?}\n{text}", e.source, b.error);
+            assert_eq!(b.format, Format::Wxf);
+            assert_eq!(
+                b.game.main_moves(),
+                e.game.main_moves(),
+                "{}\n{text}",
+                e.source
+            );
+            assert_eq!(b.game.start, e.game.start, "{}", e.source);
+            assert_eq!(b.game.result, e.game.result, "{}\n{text}", e.source);
+            for (k, v) in &e.game.tags {
+                if ["FEN", "Format", "Result"]
+                    .iter()
+                    .any(|t| t.eq_ignore_ascii_case(k))
+                    || v.trim().is_empty()
+                    || v.contains(['\n', '\r'])
+                    || !k.chars().all(char::is_alphanumeric)
+                {
+                    continue;
+                }
+                assert!(
+                    b.game
+                        .tags
+                        .iter()
+                        .any(|(k2, v2)| k2.eq_ignore_ascii_case(k) && v2 == v.trim()),
+                    "{}: tag {k} {v:?} lost\n{text}",
+                    e.source
+                );
+            }
+            let mut again = String::new();
+            wxf_file::write_game(&b.game, &mut again);
+            assert_eq!(again, text, "{}", e.source);
+            n += 1;
+        }
+    }
+    assert!(n >= 1660, "{n}");
+}
+
+/// The SAN samples of pgn-samples/ (pychess and WinBoard) read with the right rank base, from
+/// the moves alone, and convert into each other.
+#[test]
+fn san_samples_read_and_convert() {
+    let read = |name: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("pgn-samples")
+            .join(name);
+        record::read_path(&path).remove(0)
+    };
+    let py = read("pychess-san.pgn");
+    let wb = read("winboard-san.pgn");
+    assert!(py.is_ok() && wb.is_ok(), "{:?} {:?}", py.error, wb.error);
+    assert_eq!(py.notation, Some(record::Notation::San));
+    assert_eq!(wb.notation, Some(record::Notation::SanWinboard));
+    assert_eq!(py.game.main_moves(), wb.game.main_moves());
+    assert_eq!(py.plies(), 40);
+    // A pychess movetext without any 10 or 0 rank, told by its P letters; WinBoard by bare pawns.
+    let g = pgn::read_str("1. Pc5 Pc6 2. Hc3 Hc8 *\n", "p").remove(0);
+    assert_eq!(g.notation, Some(record::Notation::San), "{:?}", g.error);
+    let g = pgn::read_str("1. c4 c5 2. Hc2 Hc7 *\n", "w").remove(0);
+    assert_eq!(
+        g.notation,
+        Some(record::Notation::SanWinboard),
+        "{:?}",
+        g.error
+    );
+    // The Format tag the writer sets reads back.
+    let mut out = String::new();
+    pgn::write_game(&py.game, record::Notation::SanWinboard, &mut out);
+    assert!(out.contains("[Format \"SAN-WinBoard\"]"));
+    let back = pgn::read_str(&out, "b").remove(0);
+    assert_eq!(back.notation, Some(record::Notation::SanWinboard));
+    assert_eq!(back.game.main_moves(), py.game.main_moves());
+}
+
+#[test]
+fn wxf_file_sample_and_bare_movetext() {
+    use xiangqi_arbiter::record::wxf_file;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("pgn-samples/annotated.wxf");
+    let e = record::read_path(&path).remove(0);
+    assert!(e.is_ok(), "{:?}", e.error);
+    assert_eq!(e.format, Format::Wxf);
+    assert_eq!(e.notation, Some(record::Notation::Wxf));
+    assert_eq!(e.plies(), 8);
+    assert_eq!(e.game.result, Some(record::GameResult::RedWins));
+    assert_eq!(e.game.tag("Red"), Some("Lu Qin"));
+    assert_eq!(e.game.tag("RedTeam"), Some("Guangdong"));
+    // `r9=8!?3.`: the marks belong to the move before them.
+    assert_eq!(e.game.main.nodes[3].nags, [5]);
+    assert_eq!(e.game.main.nodes[4].comments, ["a comment\nover two lines"]);
+    // A bare movetext, with lower-case black pieces and '='.
+    let b = wxf_file::read_str("1. C2=5 h8+7\n2. H2+3 r9=8\n", "bare").remove(0);
+    assert!(b.is_ok(), "{:?}", b.error);
+    assert_eq!(b.plies(), 4);
+    // Errors name the line and column.
+    let bad =
+        wxf_file::read_str("FORMAT WXF\nSTART{\n 1. C2=5 h8+7\n 2. H2+4\n}END\n", "bad").remove(0);
+    let err = bad.error.expect("an error");
+    assert_eq!((err.line, err.column, err.ply), (4, 5, Some(3)), "{err:?}");
+    // ICCS moves under FORMAT ICCS; missing }END is an error.
+    let i = wxf_file::read_str("FORMAT ICCS\nSTART{\n1. H2-E2 H9-G7\n}END\n", "i").remove(0);
+    assert!(i.is_ok() && i.plies() == 2, "{:?}", i.error);
+    let open = wxf_file::read_str("FORMAT WXF\nSTART{\n1. C2=5\n", "o").remove(0);
+    assert_eq!(open.error.expect("error").kind, "record_syntax");
+}
+
+/// Results in every form, warnings of every kind, on real records and small cases.
+#[test]
+fn results_and_warnings() {
+    use record::{GameResult as R, Warnings};
+    for (t, r) in [
+        ("1-0", R::RedWins),
+        ("W", R::RedWins),
+        ("红胜", R::RedWins),
+        ("紅勝", R::RedWins),
+        ("红先胜", R::RedWins),
+        ("黑负", R::RedWins),
+        ("L", R::BlackWins),
+        ("黑胜", R::BlackWins),
+        ("黑勝", R::BlackWins),
+        ("D", R::Draw),
+        ("和棋", R::Draw),
+        ("和局", R::Draw),
+        ("1/2-1/2", R::Draw),
+        ("未知", R::Unknown),
+        ("*", R::Unknown),
+    ] {
+        assert_eq!(R::parse_text(t), Some(r), "{t}");
+    }
+    assert_eq!(R::parse_text("banana"), None);
+    // The real DhtmlXQ record (vschess): 未知 is the unknown result, not null.
+    let e = record::read_path(&data().join("dhtmlxq_text/vschess_dhtmlxq.txt")).remove(0);
+    assert_eq!(e.game.result, Some(R::Unknown));
+    assert_eq!(e.game.tag("Result"), Some("*"));
+    assert_eq!(e.game.tag("ResultText"), Some("未知"));
+    assert!(
+        e.warning_flags().contains(Warnings::VARIATION_CUT),
+        "{:?}",
+        e.warnings
+    );
+    // DhtmlXQ: W/L/D, viewer fields, the blacktime template quirk.
+    let d = dhtmlxq::read_str(
+        "[DhtmlXQ][DhtmlXQ_init]500,350[/DhtmlXQ_init][DhtmlXQ_gamepreview]x[/DhtmlXQ_gamepreview]\
+         [DhtmlXQ_result]L[/DhtmlXQ_result][DhtmlXQ_redtime]10[/DhtmlXQ_redtime]\
+         [DhtmlXQ_blacktime][/DhtmlXQ_time][DhtmlXQ_black]B[/DhtmlXQ_black]\
+         [DhtmlXQ_movelist]77477062[/DhtmlXQ_movelist][/DhtmlXQ]",
+        "d",
+    )
+    .remove(0);
+    assert!(d.is_ok(), "{:?}", d.error);
+    assert_eq!(d.game.result, Some(R::BlackWins));
+    let names: Vec<&str> = d.game.tags.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        names,
+        ["Result", "ResultText", "RedTime", "Black"],
+        "{:?}",
+        d.game.tags
+    );
+    let mut out = String::new();
+    dhtmlxq::write_game(&d.game, &mut out);
+    assert!(
+        !out.contains("blacktime") && !out.contains("DhtmlXQ_time"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("DhtmlXQ_init") && !out.contains("gamepreview"),
+        "{out}"
+    );
+    // PGN: duplicate tags, a result nobody understands, Black first from the start.
+    let p = pgn::read_str(
+        "[Event \"a\"]\n[Event \"b\"]\n[Result \"Red resigned?\"]\n[Format \"ICCS\"]\n\n1. ... h9g7 *\n",
+        "p",
+    )
+    .remove(0);
+    assert!(p.is_ok(), "{:?}", p.error);
+    let f = p.warning_flags();
+    assert!(
+        f.contains(
+            Warnings::DUPLICATE_TAG | Warnings::RESULT_NOT_UNDERSTOOD | Warnings::BLACK_FIRST
+        ),
+        "{:?}",
+        p.warnings
+    );
+    assert_eq!(
+        f.names(),
+        [
+            "black_moves_first",
+            "side_to_move_corrected",
+            "result_not_understood",
+            "duplicate_tag"
+        ]
+    );
+    // A bare DhtmlXQ string whose usual reading has Black first: the other y axis reads it
+    // with Red first.
+    let y = dhtmlxq::read_str("[DhtmlXQ_movelist]72427767[/DhtmlXQ_movelist]", "y").remove(0);
+    assert!(
+        y.warning_flags().contains(Warnings::OTHER_Y_AXIS),
+        "{:?} {:?}",
+        y.warnings,
+        y.error
+    );
+    // Warnings reach the text output of validate.
+    let dir = std::env::temp_dir().join(format!("xqa-warn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("w.pgn");
+    std::fs::write(&f, "[Event \"a\"]\n[Event \"b\"]\n\n1. h2e2 h9g7 *\n").unwrap();
+    let (code, out, _) = xqa(&["validate", f.to_str().unwrap()], None);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("warning: ") && out.contains("[duplicate_tag]"),
+        "{out}"
+    );
+    let (_, json, _) = xqa(&["validate", "--json", f.to_str().unwrap()], None);
+    assert!(json.contains("\"kind\":\"duplicate_tag\""), "{json}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A record with one move left out: the wrong_side error says which side's move is missing and
+/// which moves would let the rest replay.
+#[test]
+fn a_missing_move_is_named() {
+    // Real game 1 of the ICCS file with Black's 3rd move taken out.
+    let refs = manifest();
+    let files = read_all(&refs);
+    let e = files
+        .values()
+        .flatten()
+        .find(|e| e.is_ok() && e.notation == Some(record::Notation::Iccs) && e.plies() > 30)
+        .expect("an ICCS game");
+    let mut moves: Vec<String> = e.game.main.nodes.iter().map(|n| n.mv.to_string()).collect();
+    let missing = moves.remove(5);
+    let text = format!(
+        "[Format \"ICCS\"]\n[FEN \"{}\"]\n\n{}\n",
+        e.game.start.fen(),
+        moves.join(" ")
+    );
+    let g = pgn::read_str(&text, "m").remove(0);
+    let err = g.error.expect("an error");
+    assert_eq!(err.kind, "wrong_side", "{err:?}");
+    {
+        assert_eq!(err.ply, Some(6), "{err:?}");
+        assert!(
+            err.message.contains("seems to be missing before ply 6"),
+            "{}",
+            err.message
+        );
+        assert!(
+            err.suggestions.contains(&missing),
+            "{missing} not in {:?}",
+            err.suggestions
+        );
+    }
 }

@@ -231,10 +231,17 @@ fn out_of_range_game_and_ply() {
             "--from-claim",
             "4294967295",
         ],
-        vec!["claim", f, "--claimant", "red", "--limit", "0"],
     ] {
-        expect_code(&xqa(&args), 1, &format!("{args:?}"));
+        // Out-of-range games and plies are usage errors (issue 13), naming the valid range.
+        let o = xqa(&args);
+        expect_code(&o, 2, &format!("{args:?}"));
+        assert!(stderr(&o).contains(" takes "), "{args:?}: {}", stderr(&o));
     }
+    expect_code(
+        &xqa(&["claim", f, "--claimant", "red", "--limit", "0"]),
+        1,
+        "--limit 0",
+    );
     expect_code(&xqa(&["show", f, "--at", "0"]), 0, "show --at 0");
 }
 

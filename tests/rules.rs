@@ -77,15 +77,7 @@ fn failures(cases: &[Case], profile: &Profile) -> Vec<(String, String)> {
 /// that also threatens, that the engine's material-and-legality reading of §2 does not see).
 /// The tests fail when any other case fails (a regression) and when a listed case starts
 /// passing (so that the list is kept honest).
-const CXA_KNOWN_FAILURES: &[&str] = &[
-    // 图29: all six natures as the book (长兑 against 长杀), but the transcribed moves never
-    // repeat a position: the rooks end on g3/h9, not i3/h9 (1. 车一平二 车８平９ 2. 车二平一
-    // 车９平７ 3. 车一平三 车７平８). RULES.md §3 ("a repetition is the same position, same side
-    // to move, seen again") and issue 4 (the verdict is `none` when no position has repeated;
-    // see no_repetition_means_no_verdict) leave no cycle to rule on, so the book's
-    // black_must_vary cannot be reached without ruling on unrepeated play.
-    "图29",
-];
+const CXA_KNOWN_FAILURES: &[&str] = &[];
 
 const AXF_KNOWN_FAILURES: &[&str] = &[];
 
@@ -824,13 +816,14 @@ fn tournament_overlay_turns_an_early_draw_into_red_must_vary() {
         .iter()
         .map(|m| Move::parse_iccs(m).unwrap())
         .collect();
+    // The overlay is an event's regulation, off in the CXA profile (issue 16, item 9).
     let r = adjudicate::adjudicate(&Position::start(), &moves, &Profile::cxa()).unwrap();
+    assert_eq!(r.verdict.name(), "draw");
+    let mut overlay = Profile::cxa();
+    overlay.tournament_overlay = true;
+    let r = adjudicate::adjudicate(&Position::start(), &moves, &overlay).unwrap();
     assert_eq!(r.verdict.name(), "red_must_vary");
     assert!(r.cycles[0].reason_en.contains("tournament overlay"));
-    let mut no_overlay = Profile::cxa();
-    no_overlay.tournament_overlay = false;
-    let r = adjudicate::adjudicate(&Position::start(), &moves, &no_overlay).unwrap();
-    assert_eq!(r.verdict.name(), "draw");
 }
 
 #[test]
@@ -1106,4 +1099,145 @@ fn a_check_chases_a_piece_it_gives_a_screen_against() {
     );
     assert_eq!(n.kind, NatureKind::Check);
     assert_eq!(target_squares(&n), ["e7"]);
+}
+
+/// The real games of tests/data/rules/games.jsonl: (source, start, moves).
+fn real_games() -> Vec<(String, Position, Vec<Move>)> {
+    let mut games: Vec<(String, Position, Vec<Move>)> = include_str!("data/rules/games.jsonl")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            let start = Position::from_fen(v["fen"].as_str().unwrap()).unwrap();
+            let moves = v["moves"]
+                .as_str()
+                .unwrap()
+                .split_whitespace()
+                .map(|m| Move::parse_iccs(m).unwrap())
+                .collect();
+            (v["source"].to_string(), start, moves)
+        })
+        .collect();
+    // The rulebook diagrams too: short, but dense with threats.
+    for text in [
+        include_str!("data/rules/cxa.jsonl"),
+        include_str!("data/rules/axf.jsonl"),
+    ] {
+        for c in load(text) {
+            games.push((c.id, Position::from_fen(&c.fen).unwrap(), c.moves));
+        }
+    }
+    games
+}
+
+/// What of a nature a budget must never change: kind, idle kind and targets (not the nodes).
+fn nature_key(n: &MoveNature) -> String {
+    let mut s = format!("{} {:?}", n.kind.name(), n.idle_kind);
+    for t in &n.targets {
+        s += &format!(" [{} {} {} {:?}]", t.square, t.joint, t.how.name(), t.by);
+    }
+    s
+}
+
+/// Issue 16, item 10 (honest budget): at node budgets of 300, 3,000 and 30,000, every nature
+/// that is not `undetermined` equals the nature at the default budget, on every move of the
+/// real games (12,095 moves, both profiles). An exhausted budget is reported, never guessed,
+/// and what the next move knows of the opponent's standing mate threat never comes from a move
+/// whose nature is unknown.
+#[test]
+fn a_smaller_budget_gives_undetermined_or_the_same_nature() {
+    for base in [Profile::cxa(), Profile::axf()] {
+        let games = real_games();
+        let full: Vec<Vec<MoveNature>> = games
+            .iter()
+            .map(|(_, s, m)| xiangqi_arbiter::rules::classify_line(s, m, &base))
+            .collect();
+        for budget in [20u64, 60, 150, 300, 1_000, 3_000, 30_000] {
+            let mut p = base.clone();
+            p.node_budget = budget;
+            let (mut wrong, mut undetermined, mut total) = (Vec::new(), 0, 0);
+            for ((src, s, m), want) in games.iter().zip(&full) {
+                let got = xiangqi_arbiter::rules::classify_line(s, m, &p);
+                assert_eq!(got.len(), want.len());
+                for (i, (g, w)) in got.iter().zip(want).enumerate() {
+                    total += 1;
+                    if g.kind == NatureKind::Undetermined {
+                        undetermined += 1;
+                    } else if nature_key(g) != nature_key(w) {
+                        wrong.push(format!(
+                            "{src} ply {}: {} got {} want {}",
+                            i + 1,
+                            g.mv,
+                            nature_key(g),
+                            nature_key(w)
+                        ));
+                    }
+                }
+            }
+            eprintln!(
+                "{} budget {budget}: {total} moves, {undetermined} undetermined, {} wrong",
+                base.name,
+                wrong.len()
+            );
+            assert!(
+                wrong.is_empty(),
+                "{} budget {budget}: {wrong:#?}",
+                base.name
+            );
+        }
+    }
+}
+
+/// Issue 16, item 10: the same move in the same position gets the same nature whatever was
+/// classified before it: one analyser classifying every real game in turn (its tables and
+/// caches full of the other games), and each game's second half classified on its own
+/// (from the middle position, the opponent's last move given), agree with each game
+/// classified alone. (The first move of the second half is not compared: the position before
+/// the opponent's last move, which the protector's duty reads, is not known there.)
+#[test]
+fn a_nature_does_not_depend_on_what_was_classified_before() {
+    use xiangqi_arbiter::rules::Analyzer;
+    for p in [Profile::cxa(), Profile::axf()] {
+        let games = real_games();
+        let mut shared = Analyzer::new(&p);
+        for (src, s, m) in games.iter().rev() {
+            let alone = xiangqi_arbiter::rules::classify_line(s, m, &p);
+            let mut pos = *s;
+            let mut prev = None;
+            for (i, &mv) in m.iter().enumerate() {
+                let n = shared.classify(&pos, mv, prev);
+                assert_eq!(
+                    nature_key(&n),
+                    nature_key(&alone[i]),
+                    "{} {src} ply {}: {mv} after other games",
+                    p.name,
+                    i + 1
+                );
+                pos.play_unchecked(mv);
+                prev = Some(mv);
+            }
+            let half = m.len() / 2;
+            let mut mid = *s;
+            for &mv in &m[..half] {
+                mid.play_unchecked(mv);
+            }
+            let mut a = Analyzer::new(&p);
+            let mut pos = mid;
+            let mut prev = half.checked_sub(1).map(|i| m[i]);
+            for (i, &mv) in m.iter().enumerate().skip(half) {
+                let n = a.classify(&pos, mv, prev);
+                if i > half {
+                    assert_eq!(
+                        nature_key(&n),
+                        nature_key(&alone[i]),
+                        "{} {src} ply {}: {mv} classified from the middle",
+                        p.name,
+                        i + 1
+                    );
+                }
+                pos.play_unchecked(mv);
+                prev = Some(mv);
+            }
+        }
+    }
 }

@@ -39,14 +39,25 @@ fn input(path: &Path, game: usize) -> GameInput {
     )
 }
 
-/// The service's answer in the CLI's shape: stdout on success, `xqa: message` and the code on
-/// failure.
-fn as_cli(result: Result<String, service::ServiceError>) -> (i32, String, String) {
+/// The service's answer in the CLI's shape: stdout on success (exit code 1 after the report of
+/// a broken record, whose line is given), `xqa: message` and the code on failure (with the error
+/// document on stdout too under `--json`).
+fn as_cli(
+    result: Result<(String, &service::Line), service::ServiceError>,
+    json: bool,
+) -> (i32, String, String) {
     match result {
-        Ok(out) => (0, out, String::new()),
+        Ok((out, line)) => match &line.error {
+            None => (0, out, String::new()),
+            Some(e) => (1, out, format!("xqa: the record is invalid: {e}\n")),
+        },
         Err(e) => (
             e.code as i32,
-            String::new(),
+            if json {
+                format!("{}\n", e.to_json())
+            } else {
+                String::new()
+            },
             format!("xqa: {}\n", e.message),
         ),
     }
@@ -76,9 +87,13 @@ fn adjudicate_equals_the_cli_on_every_sample() {
                     rules: rules.into(),
                     ..AdjudicateOptions::default()
                 };
+                let report = service::adjudicate(&input(&path, game), &options);
                 let got = as_cli(
-                    service::adjudicate(&input(&path, game), &options)
-                        .map(|r| format!("{}\n", r.to_json())),
+                    report
+                        .as_ref()
+                        .map(|r| (format!("{}\n", r.to_json()), &r.line))
+                        .map_err(Clone::clone),
+                    true,
                 );
                 assert_eq!(got, cli, "{p} game {game} {rules}");
                 ok += (cli.0 == 0) as usize;
@@ -94,14 +109,25 @@ fn claim_and_show_equal_the_cli_on_every_sample() {
         let p = path.to_str().unwrap();
         for (side, color) in [("red", Color::Red), ("black", Color::Black)] {
             let cli = xqa(&["claim", p, "--claimant", side, "--json"]);
+            let outcome = service::claim(&input(&path, 1), &ClaimRequest::new(color));
             let got = as_cli(
-                service::claim(&input(&path, 1), &ClaimRequest::new(color))
-                    .map(|o| format!("{}\n", o.to_json())),
+                outcome
+                    .as_ref()
+                    .map(|o| (format!("{}\n", o.to_json()), &o.line))
+                    .map_err(Clone::clone),
+                true,
             );
             assert_eq!(got, cli, "{p} claim {side}");
         }
         let cli = xqa(&["show", p, "--at", "2"]);
-        let got = as_cli(service::show(&input(&path, 1), Some(2)).map(|r| r.to_text()));
+        let shown = service::show(&input(&path, 1), Some(2));
+        let got = as_cli(
+            shown
+                .as_ref()
+                .map(|r| (r.to_text(), &r.line))
+                .map_err(Clone::clone),
+            false,
+        );
         assert_eq!(got, cli, "{p} show");
     }
 }
@@ -130,15 +156,16 @@ fn errors_carry_the_cli_message_code_and_json() {
     assert_eq!(e.code, 2);
     assert!(e.message.contains("unknown rules 'zz'"), "{}", e.message);
 
-    // A broken record: the error names the game, the ply and the move.
     let text = "[Format \"ICCS\"]\n\n1. h2e2 h9g7 2. h0g2 a0a5 *\n";
     let e = service::adjudicate(
         &GameInput::record(text.as_bytes(), "broken.pgn", 1),
         &AdjudicateOptions::default(),
     )
-    .unwrap_err();
-    let j = e.to_json();
-    assert_eq!(j["error"]["source"], "broken.pgn");
+    .unwrap();
+    // A broken record is ruled on up to its bad move; the error names the game, ply and move.
+    assert_eq!(e.moves.len(), 3);
+    let j: serde_json::Value = serde_json::from_str(&e.to_json()).unwrap();
+    assert_eq!(j["error"]["file"], "broken.pgn");
     assert_eq!(j["error"]["game"], 1);
     assert_eq!(j["error"]["ply"], 4, "{j}");
     assert_eq!(j["error"]["move_text"], "a0a5", "{j}");
@@ -150,5 +177,6 @@ fn errors_carry_the_cli_message_code_and_json() {
     )
     .unwrap_err();
     assert_eq!(e.kind, "no_such_game");
+    assert_eq!(e.code, 2, "an out-of-range --game is a usage error");
     assert!(e.message.contains("holds 1 game"), "{}", e.message);
 }

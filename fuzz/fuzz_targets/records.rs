@@ -1,5 +1,6 @@
 //! Any bytes, read as any record format: errors, never panics. A game read without error must
-//! survive a round trip through PGN (ICCS, WXF and Chinese move text), through DhtmlXQ, and a
+//! survive a round trip through PGN (ICCS, WXF, Chinese and both SAN dialects), through the WXF
+//! file format (moves, start and result: it has no variations), through DhtmlXQ, and a
 //! conversion DhtmlXQ -> PGN, keeping everything the user gave: the start position, the main line
 //! and every variation, the NAGs (PGN), the comments, the tags, the result and the text after it.
 //! Each printer must also be stable: printing the game read back gives the same text.
@@ -14,9 +15,11 @@
 
 use libfuzzer_sys::fuzz_target;
 use xiangqi_arbiter::Notation;
-use xiangqi_arbiter::record::{Format, Game, GameResult, Line, dhtmlxq, pgn, read_bytes};
+use xiangqi_arbiter::record::{
+    Format, Game, GameResult, Line, dhtmlxq, pgn, read_bytes, wxf_file,
+};
 
-const FORMATS: [Option<Format>; 7] = [
+const FORMATS: [Option<Format>; 8] = [
     None,
     Some(Format::Pgn),
     Some(Format::Dhtmlxq),
@@ -24,6 +27,7 @@ const FORMATS: [Option<Format>; 7] = [
     Some(Format::Cbr),
     Some(Format::Cbl),
     Some(Format::Cbf),
+    Some(Format::Wxf),
 ];
 
 /// Text compared up to white space (and `}`, which PGN comments cannot hold).
@@ -158,6 +162,23 @@ fn dhtmlxq_round_trip(game: &Game) -> Game {
     back.into_iter().next().unwrap().game
 }
 
+/// The WXF file format keeps the main line, the start and the result, and prints the same after
+/// reading back.
+fn wxf_round_trip(game: &Game) {
+    let mut text = String::new();
+    wxf_file::write_game(game, &mut text);
+    let back = wxf_file::read_str(&text, "roundtrip");
+    assert_eq!(back.len(), 1, "WXF round trip: {text}");
+    assert!(back[0].error.is_none(), "WXF: {:?}\n{text}", back[0].error);
+    let b = &back[0].game;
+    assert_eq!(game.start.fen(), b.start.fen(), "WXF start\n{text}");
+    assert_eq!(game.main_moves(), b.main_moves(), "WXF moves\n{text}");
+    assert_eq!(game.result, b.result, "WXF result\n{text}");
+    let mut again = String::new();
+    wxf_file::write_game(b, &mut again);
+    assert_eq!(text, again, "WXF printer not stable");
+}
+
 fuzz_target!(|data: &[u8]| {
     let Some((&first, rest)) = data.split_first() else {
         return;
@@ -170,9 +191,10 @@ fuzz_target!(|data: &[u8]| {
             continue;
         }
         let game = &entry.game;
-        for notation in [Notation::Iccs, Notation::Wxf, Notation::Chinese] {
+        for notation in Notation::ALL {
             pgn_round_trip(game, notation);
         }
+        wxf_round_trip(game);
         // Converted to DhtmlXQ and from there to PGN.
         let converted = dhtmlxq_round_trip(game);
         pgn_round_trip(&converted, Notation::Chinese);

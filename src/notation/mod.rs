@@ -1,6 +1,6 @@
 //! Move notations: read one move against a position, print any legal move.
 //!
-//! Three notations are supported, chosen with [`Notation`]:
+//! Five notations are supported, chosen with [`Notation`]:
 //!
 //! * [`Notation::Iccs`]: coordinates, `h2e2`, `H2-E2`, `h2-e2` (see [`iccs`]). The rank-1..10 dialect
 //!   of Fairy-Stockfish and pychess (`h3e3`, `h10g8`) is read only when asked for explicitly, with
@@ -8,6 +8,9 @@
 //! * [`Notation::Wxf`]: WXF file notation in Latin letters, `C2.5`, `H8+7`, `R+.4`, `+C-1`, `++.4`,
 //!   `3+.4` (see [`wxf`]).
 //! * [`Notation::Chinese`]: 炮二平五, 马８进７, 前车平四, 一兵平四, 前九平八 (see [`chinese`]).
+//! * [`Notation::San`] and [`Notation::SanWinboard`]: SAN of pychess.org / Fairy-Stockfish (ranks
+//!   1-10, `P` for pawns: `Che3 Pc5 Rb10`) and of WinBoard/XBoard (ranks 0-9, bare pawns:
+//!   `Cbe2 exe5 Cb0+`) (see [`san`]).
 //!
 //! [`parse_move`] resolves a token against a position and checks that the move is legal. Tokens
 //! that are ambiguous on paper but that only one piece can legally play (馬八退六 with two horses on
@@ -61,6 +64,7 @@
 
 pub mod chinese;
 pub mod iccs;
+pub mod san;
 pub mod wxf;
 
 mod desc;
@@ -89,29 +93,49 @@ pub enum Notation {
     Wxf,
     /// Chinese file notation (炮二平五).
     Chinese,
+    /// SAN of pychess.org and Fairy-Stockfish: ranks 1-10, `P` for pawns (`Che3`, `Pc5`, `Rb10`).
+    San,
+    /// SAN of WinBoard/XBoard: ranks 0-9, pawns without a letter (`Cbe2`, `exe5`, `Cb0+`).
+    #[serde(rename = "san_winboard")]
+    SanWinboard,
 }
 
 impl Notation {
-    pub const ALL: [Notation; 3] = [Notation::Iccs, Notation::Wxf, Notation::Chinese];
+    pub const ALL: [Notation; 5] = [
+        Notation::Iccs,
+        Notation::Wxf,
+        Notation::Chinese,
+        Notation::San,
+        Notation::SanWinboard,
+    ];
 
-    /// `"iccs"`, `"wxf"` or `"chinese"`.
+    /// `"iccs"`, `"wxf"`, `"chinese"`, `"san"` or `"san_winboard"`.
     pub const fn name(self) -> &'static str {
         match self {
             Notation::Iccs => "iccs",
             Notation::Wxf => "wxf",
             Notation::Chinese => "chinese",
+            Notation::San => "san",
+            Notation::SanWinboard => "san_winboard",
         }
     }
 }
 
 impl Notation {
-    /// `"ICCS"`, `"WXF"` or `"Chinese"`, as in a PGN `[Format]` tag.
+    /// `"ICCS"`, `"WXF"`, `"Chinese"`, `"SAN"` or `"SAN-WinBoard"`, as in a PGN `[Format]` tag.
     pub const fn label(self) -> &'static str {
         match self {
             Notation::Iccs => "ICCS",
             Notation::Wxf => "WXF",
             Notation::Chinese => "Chinese",
+            Notation::San => "SAN",
+            Notation::SanWinboard => "SAN-WinBoard",
         }
+    }
+
+    /// Whether this is one of the SAN dialects.
+    pub const fn is_san(self) -> bool {
+        matches!(self, Notation::San | Notation::SanWinboard)
     }
 }
 
@@ -123,14 +147,20 @@ impl fmt::Display for Notation {
 
 impl FromStr for Notation {
     type Err = String;
-    /// Case-insensitive `iccs` (also `ucci`), `wxf`, `chinese` (also `zh`).
+    /// Case-insensitive `iccs` (also `ucci`), `wxf`, `chinese` (also `zh`), `san` (also `san1`,
+    /// `pychess`: ranks 1-10), `san_winboard` (also `san0`, `san-winboard`, `winboard`, `xboard`:
+    /// ranks 0-9).
     fn from_str(s: &str) -> Result<Notation, String> {
         match s.trim().to_ascii_lowercase().as_str() {
             "iccs" | "ucci" => Ok(Notation::Iccs),
             "wxf" => Ok(Notation::Wxf),
             "chinese" | "zh" => Ok(Notation::Chinese),
+            "san" | "san1" | "pychess" => Ok(Notation::San),
+            "san_winboard" | "san-winboard" | "san0" | "winboard" | "xboard" => {
+                Ok(Notation::SanWinboard)
+            }
             _ => Err(format!(
-                "unknown notation '{s}' (expected iccs, wxf or chinese)"
+                "unknown notation '{s}' (expected iccs, wxf, chinese, san or san_winboard)"
             )),
         }
     }
@@ -177,6 +207,8 @@ pub fn parse_move_with(
         Notation::Iccs => iccs::parse(pos, text, opts),
         Notation::Wxf => wxf::parse(pos, text, opts),
         Notation::Chinese => chinese::parse(pos, text, opts),
+        Notation::San => san::parse(pos, text, san::RankBase::One),
+        Notation::SanWinboard => san::parse(pos, text, san::RankBase::Zero),
     };
     result.map_err(|e| {
         if e.suggestions().is_empty() {
@@ -204,6 +236,10 @@ fn quiet_parse(
         Notation::Chinese => chinese::describe(text)
             .and_then(|d| try_resolve(pos, &d, opts, notation))
             .map(|p| p.mv),
+        Notation::San => san::parse(pos, text, san::RankBase::One).ok().map(|p| p.mv),
+        Notation::SanWinboard => san::parse(pos, text, san::RankBase::Zero)
+            .ok()
+            .map(|p| p.mv),
     }
 }
 
@@ -212,6 +248,7 @@ fn repairs(pos: &Position, text: &str, notation: Notation, opts: &ParseOptions) 
     const CHINESE: &str = "车马炮兵相仕帅前中后一二三四五六七八九进退平";
     const WXF: &str = "KAEHRCP123456789+-.";
     const ICCS: &str = "abcdefghi0123456789";
+    const SAN: &str = "KAEHRCPabcdefghi0123456789x";
     let chars: Vec<char> = text.trim().chars().map(fold_width).collect();
     if chars.is_empty() || chars.len() > 6 {
         return Vec::new();
@@ -220,6 +257,7 @@ fn repairs(pos: &Position, text: &str, notation: Notation, opts: &ParseOptions) 
         Notation::Iccs => ICCS,
         Notation::Wxf => WXF,
         Notation::Chinese => CHINESE,
+        Notation::San | Notation::SanWinboard => SAN,
     };
     let mut found: Vec<Move> = Vec::new();
     let try_text = |t: &[char], found: &mut Vec<Move>| {
@@ -266,6 +304,8 @@ pub fn write_move(pos: &Position, m: Move, notation: Notation, out: &mut String)
         Notation::Iccs => iccs::write(m, false, out),
         Notation::Wxf => wxf::write(pos, m, out),
         Notation::Chinese => chinese::write(pos, m, out),
+        Notation::San => san::write(pos, m, san::RankBase::One, out),
+        Notation::SanWinboard => san::write(pos, m, san::RankBase::Zero, out),
     }
 }
 
@@ -289,15 +329,20 @@ pub fn is_legal_move(pos: &Position, m: Move) -> bool {
 }
 
 /// Guesses the notation of one move token: Chinese when it holds Chinese move characters, ICCS
-/// for coordinates (either rank dialect), WXF for the WXF forms. `None` for anything else (move
-/// numbers, results, comments).
+/// for coordinates (either rank dialect), WXF for the WXF forms, [`Notation::San`] for SAN of
+/// either rank base (a whole movetext tells which: [`san::sniff_rank_base`]). `None` for anything
+/// else (move numbers, results, comments).
 pub fn sniff(text: &str) -> Option<Notation> {
     if chinese::looks_like(text) {
         Some(Notation::Chinese)
+    } else if san::looks_like_rather_than_iccs(text) {
+        Some(Notation::San)
     } else if iccs::looks_like(text) {
         Some(Notation::Iccs)
     } else if wxf::looks_like(text) {
         Some(Notation::Wxf)
+    } else if san::looks_like(text) {
+        Some(Notation::San)
     } else {
         None
     }

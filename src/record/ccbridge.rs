@@ -176,8 +176,37 @@ fn entry(
 // CBL
 // ------------------------------------------------------------------------------------------------
 
+/// Reads record `index` of a library, at `range` of its bytes (from [`cbl_records`]): one record
+/// at a time, so that a large library is parsed in bounded memory. A record over
+/// [`super::limits::Limits::max_game_bytes`] is an error.
+pub(crate) fn read_cbl_record(
+    bytes: &[u8],
+    (start, end): (usize, usize),
+    index: usize,
+    source: &str,
+) -> GameEntry {
+    let max = super::limits::limits().max_game_bytes;
+    if end - start > max {
+        return GameEntry::failed(
+            source,
+            index,
+            Format::Cbl,
+            super::limits::too_many_bytes(max)
+                .at_offset(start as u64)
+                .in_source(source)
+                .in_game(index),
+        );
+    }
+    entry(
+        source,
+        index,
+        Format::Cbl,
+        parse_cbr(&bytes[start..end], start),
+    )
+}
+
 /// The byte ranges of the CBR records of a library.
-fn cbl_records(bytes: &[u8]) -> Result<Vec<(usize, usize)>, RecordError> {
+pub(crate) fn cbl_records(bytes: &[u8]) -> Result<Vec<(usize, usize)>, RecordError> {
     if bytes.len() < 64 {
         return Err(RecordError::new(
             kind::TRUNCATED,
@@ -220,6 +249,29 @@ fn cbl_records(bytes: &[u8]) -> Result<Vec<(usize, usize)>, RecordError> {
             } else {
                 at += 1;
             }
+        }
+    }
+    if starts.is_empty() {
+        // Nothing after the index: a library cut short (a complete empty library ends with its
+        // index).
+        let index_end = first.unwrap_or(usize::MAX);
+        if bytes.len() != index_end {
+            return Err(RecordError::new(
+                kind::TRUNCATED,
+                if bytes.len() < index_end {
+                    format!(
+                        "the library ends inside its index ({slots} slots need {index_end} \
+                         bytes, the file has {})",
+                        bytes.len()
+                    )
+                } else {
+                    format!(
+                        "no CBR record after the index ({} bytes after it)",
+                        bytes.len() - index_end
+                    )
+                },
+            )
+            .at_offset(bytes.len() as u64));
         }
     }
     let ends = starts.iter().skip(1).copied().chain([bytes.len()]);
@@ -820,7 +872,7 @@ struct Xml<'a> {
     /// Where the last start tag began.
     tag_start: usize,
     /// Line counting cache: (byte position, line, column) of an earlier point.
-    counted: std::cell::Cell<(usize, u32, u32)>,
+    counted: std::cell::Cell<(usize, u64, u32)>,
 }
 
 enum Event {
@@ -836,7 +888,7 @@ enum Event {
 impl Xml<'_> {
     /// 1-based line and column (in characters) of a byte position, counting on from the last
     /// position asked for when it lies before (positions are asked for mostly in order).
-    fn line_column(&self, at: usize) -> (u32, u32) {
+    fn line_column(&self, at: usize) -> (u64, u32) {
         let at = at.min(self.text.len());
         let (mut from, mut line, mut column) = self.counted.get();
         if at < from {

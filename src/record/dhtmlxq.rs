@@ -22,6 +22,7 @@
 
 use super::error::{RecordError, kind};
 use super::game::{Format, Game, GameEntry, GameResult, Line, MoveNode, SourcePos};
+use super::limits::MAX_NESTING;
 use super::notation::{self, Notation};
 use crate::position::Position;
 use crate::setup::Setup;
@@ -52,6 +53,10 @@ const TAG_NAMES: &[(&str, &str)] = &[
     ("author", "Author"),
 ];
 
+/// Fields that configure the DhtmlXQ web viewer (applet size, preview, display format, move
+/// numbering): not tags of the game.
+const VIEWER_FIELDS: &[&str] = &["init", "gamepreview", "format", "firstnum", "length", "ver"];
+
 /// The roles of the 16 binit entries of one side: the same order as the XQF piece table.
 use super::xqf::TABLE_ROLES as BINIT_ROLES;
 
@@ -71,6 +76,8 @@ const JS_MOVELIST: &str = "DhtmlXQ_movelist";
 fn js_movelists(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut k = 0;
+    // Quote characters that do not occur again in the rest of the text (no rescan for them).
+    let mut unclosed: [bool; 2] = [false; 2];
     while let Some(i) = text[k..].find(JS_MOVELIST) {
         let after = k + i + JS_MOVELIST.len();
         k = after;
@@ -88,7 +95,12 @@ fn js_movelists(text: &str) -> Vec<(usize, usize)> {
             continue;
         };
         let vstart = text.len() - rest.len() + 1;
+        let q = usize::from(quote == '"');
+        if unclosed[q] {
+            continue;
+        }
         let Some(len) = text[vstart..].find(quote) else {
+            unclosed[q] = true;
             continue;
         };
         out.push((vstart, vstart + len));
@@ -122,7 +134,12 @@ fn js_fields(text: &str, start: usize, end: usize) -> Vec<Field<'_>> {
         let vstart = name_start + close + 1;
         let closing = format!("[/{id}]");
         let ok = !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit() || b == b'_');
-        match text[vstart..end].find(&closing) {
+        // The value (digits) ends at the next bracket, which must be its closing tag (a search
+        // for the closing tag through the whole rest would make the reading quadratic).
+        let found = text[vstart..end]
+            .find('[')
+            .filter(|&j| text[vstart + j..end].starts_with(&closing));
+        match found {
             Some(j) if ok => {
                 out.push(Field {
                     name: if id == "0_1_0" {
@@ -143,8 +160,23 @@ fn js_fields(text: &str, start: usize, end: usize) -> Vec<Field<'_>> {
 
 /// Reads every DhtmlXQ block of a text (an HTML page, a forum post, a `.txt` export).
 pub fn read_str(text: &str, source: &str) -> Vec<GameEntry> {
+    read_str_at(text, source, ChunkStart::default())
+}
+
+/// Where a piece of a larger source starts: the line (1-based; 0 is taken as 1), the characters
+/// before it on that line, and the index of its first game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChunkStart {
+    pub line: u64,
+    pub column: u32,
+    pub index: usize,
+}
+
+/// Reads every DhtmlXQ block of a piece of a source (as cut by a streaming reader), with lines,
+/// columns and game numbers counted from `at`.
+pub fn read_str_at(text: &str, source: &str, at: ChunkStart) -> Vec<GameEntry> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    let loc = Locator::new(text);
+    let loc = Locator::new(text, at.line.max(1), at.column);
     let blocks = blocks(text);
     // Each JavaScript movelist belongs to the last record that starts before it (or the first).
     let mut js: Vec<Vec<(usize, usize)>> = vec![Vec::new(); blocks.len()];
@@ -158,40 +190,32 @@ pub fn read_str(text: &str, source: &str) -> Vec<GameEntry> {
         .into_iter()
         .zip(js)
         .enumerate()
-        .map(|(index, ((start, end), js))| {
+        .map(|(i, ((start, end), js))| {
+            let index = at.index + i;
             let mut e = parse_block(text, &loc, start, end, &js);
             e.source = source.to_owned();
             e.index = index;
             if let Some(err) = e.error.take() {
                 e.error = Some(err.in_source(source).in_game(index));
             }
-            for w in &mut e.warnings {
-                w.source = source.to_owned();
-                w.game = index;
-            }
+            super::warnings::finish(&mut e);
             e
         })
         .collect()
 }
 
-/// The byte ranges of the records in a text.
+/// The byte ranges of the records in a text: from each container start to its closing tag or the
+/// next container start. Linear in the text.
 fn blocks(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut k = 0;
-    while let Some(i) = find_container(&text[k..]) {
-        let start = k + i;
-        let close = text[start..]
+    let starts = container_starts(text);
+    let mut out = Vec::with_capacity(starts.len());
+    for (i, &start) in starts.iter().enumerate() {
+        let limit = starts.get(i + 1).copied().unwrap_or(text.len());
+        let seg = &text[start..limit];
+        let close = seg
             .find("[/DhtmlXQ]")
-            .or_else(|| text[start..].find("[/DhtmlXQiFrame]"));
-        let next = find_container(&text[start + 1..]).map(|j| start + 1 + j);
-        let end = match (close.map(|c| start + c), next) {
-            (Some(c), Some(n)) if n < c => n,
-            (Some(c), _) => c,
-            (None, Some(n)) => n,
-            (None, None) => text.len(),
-        };
-        out.push((start, end));
-        k = end.max(start + 1);
+            .or_else(|| seg.find("[/DhtmlXQiFrame]"));
+        out.push((start, close.map_or(limit, |c| start + c)));
     }
     if out.is_empty() && looks_like(text) {
         out.push((0, text.len()));
@@ -199,11 +223,19 @@ fn blocks(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-fn find_container(s: &str) -> Option<usize> {
-    match (s.find("[DhtmlXQ]"), s.find("[DhtmlXQiFrame]")) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
+/// The byte offsets of every container start (`[DhtmlXQ]`, `[DhtmlXQiFrame]`) in a text.
+pub fn container_starts(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while let Some(i) = text[k..].find("[DhtmlXQ") {
+        let at = k + i;
+        let rest = &text[at + "[DhtmlXQ".len()..];
+        if rest.starts_with(']') || rest.starts_with("iFrame]") {
+            out.push(at);
+        }
+        k = at + 1;
     }
+    out
 }
 
 /// One `[DhtmlXQ_name]value[/DhtmlXQ_name]` field with the byte offset of its value.
@@ -229,13 +261,20 @@ fn fields(text: &str, start: usize, end: usize) -> Vec<Field<'_>> {
             continue;
         }
         let closing = format!("[/DhtmlXQ_{name}]");
-        let (value, next) = match text[vstart..end].find(&closing) {
+        // A value never holds a field (writers escape `[`): its closing tag is looked for only up
+        // to the next field, which keeps the reading linear.
+        let bound = text[vstart..end].find(OPEN).map_or(end, |j| vstart + j);
+        let (value, next) = match text[vstart..bound].find(&closing) {
             Some(j) => (&text[vstart..vstart + j], vstart + j + closing.len()),
-            None => {
-                // Unterminated: up to the next field.
-                let j = text[vstart..end].find(OPEN).unwrap_or(end - vstart);
-                (&text[vstart..vstart + j], vstart + j)
+            // The dpxq template quirk `[DhtmlXQ_blacktime][/DhtmlXQ_time]`: an empty field closed
+            // under another name. It reads as empty and is left out (nothing to copy).
+            None if text[vstart..end].starts_with("[/DhtmlXQ_") => {
+                let j = text[vstart..end].find(']').map_or(end - vstart, |j| j + 1);
+                k = vstart + j;
+                continue;
             }
+            // Unterminated: up to the next field.
+            None => (&text[vstart..bound], bound),
         };
         out.push(Field {
             name: name.into(),
@@ -252,22 +291,39 @@ struct Locator<'a> {
     text: &'a str,
     /// Byte offsets of the line starts.
     starts: Vec<usize>,
+    /// The line of the text's first line, and the characters before the text on it.
+    base_line: u64,
+    base_column: u32,
+    /// (byte offset, column) of the last column computed: offsets are asked for mostly in order,
+    /// so that counting on from there keeps a long line linear.
+    cache: std::cell::Cell<(usize, u32)>,
 }
 
 impl<'a> Locator<'a> {
-    fn new(text: &'a str) -> Locator<'a> {
+    fn new(text: &'a str, base_line: u64, base_column: u32) -> Locator<'a> {
         let mut starts = vec![0];
         starts.extend(memchr_newlines(text));
-        Locator { text, starts }
+        Locator {
+            text,
+            starts,
+            base_line,
+            base_column,
+            cache: std::cell::Cell::new((0, 1)),
+        }
     }
 
-    fn at(&self, offset: usize) -> (u32, u32) {
+    fn at(&self, offset: usize) -> (u64, u32) {
+        let offset = offset.min(self.text.len());
         let line = self.starts.partition_point(|&s| s <= offset);
         let ls = self.starts[line - 1];
-        (
-            line as u32,
-            self.text[ls..offset].chars().count() as u32 + 1,
-        )
+        let (from, col) = match self.cache.get() {
+            (o, c) if o >= ls && o <= offset => (o, c),
+            _ => (ls, 1),
+        };
+        let col = col.saturating_add(self.text[from..offset].chars().count() as u32);
+        self.cache.set((offset, col));
+        let extra = if line == 1 { self.base_column } else { 0 };
+        (self.base_line + line as u64 - 1, col.saturating_add(extra))
     }
 }
 
@@ -344,23 +400,7 @@ fn encode_text(v: &str) -> String {
 
 /// Parses the result text of a `result` field.
 pub fn parse_result(v: &str) -> Option<GameResult> {
-    let v = v.trim();
-    if let Some(r) = GameResult::from_token(v) {
-        return Some(r);
-    }
-    if v.contains("红胜") || v.contains("紅勝") || v.contains("红先胜") || v.contains("黑负")
-    {
-        Some(GameResult::RedWins)
-    } else if v.contains("黑胜") || v.contains("黑勝") || v.contains("红负") || v.contains("紅負")
-    {
-        Some(GameResult::BlackWins)
-    } else if v.contains('和') {
-        Some(GameResult::Draw)
-    } else if v == "未知" {
-        Some(GameResult::Unknown)
-    } else {
-        None
-    }
+    GameResult::parse_text(v)
 }
 
 /// A square from DhtmlXQ digits (x from the left, y from the top).
@@ -492,6 +532,8 @@ fn read_block(
             }
         } else if name == "trailing_text" {
             game.trailing_text = Some(decode_text(f.value));
+        } else if VIEWER_FIELDS.iter().any(|v| v.eq_ignore_ascii_case(name)) {
+            // Settings of the web viewer, not facts of the game.
         } else {
             let tag = TAG_NAMES
                 .iter()
@@ -508,6 +550,7 @@ fn read_block(
     }
 
     // The start position.
+    let bare = binit.is_none() && fen.is_none();
     let first_move = branches
         .get(&0)
         .and_then(|b| b.moves.get(0..4))
@@ -574,6 +617,29 @@ fn read_block(
         game.start = Position::from_setup(setup).expect("the start position is legal");
     }
 
+    // A bare move string: the y axis may be the other way round.
+    if bare && let Some(b) = branches.get(&0) {
+        let mut probe = game.start;
+        let mut read = 0;
+        for m in b.moves.as_bytes().chunks_exact(4) {
+            let sq = |x: u8, y: u8| square(x.wrapping_sub(b'0'), y.wrapping_sub(b'0'));
+            let (Some(a), Some(c)) = (sq(m[0], m[1]), sq(m[2], m[3])) else {
+                break;
+            };
+            if !notation::is_legal_move(&probe, Move::new(a, c)) {
+                break;
+            }
+            probe.play_unchecked(Move::new(a, c));
+            read += 1;
+        }
+        let black_first = game.start.turn() == Color::Black;
+        if let Some(w) = super::warnings::other_y_axis(b.moves, read, black_first, Format::Dhtmlxq)
+        {
+            let (l, c) = loc.at(b.offset);
+            warnings.push(w.at(l, c));
+        }
+    }
+
     // Children of each (branch, ply).
     let mut children: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
     for (&n, b) in &branches {
@@ -588,6 +654,8 @@ fn read_block(
         comments: &mut comments,
         used: BTreeSet::new(),
         warnings: Vec::new(),
+        moves: 0,
+        max_plies: super::limits::limits().max_plies,
     };
     if let Some(c) = ctx.comments.remove(&(0, 0)) {
         game.main.comments_before.push(c);
@@ -628,6 +696,9 @@ struct Ctx<'a, 'b> {
     used: BTreeSet<usize>,
     /// Errors inside variations: the variation is cut there, the game stays valid.
     warnings: Vec<RecordError>,
+    /// Moves read so far (all branches), against [`super::limits::Limits::max_plies`].
+    moves: usize,
+    max_plies: usize,
 }
 
 impl Ctx<'_, '_> {
@@ -640,13 +711,18 @@ impl Ctx<'_, '_> {
         line: &mut Line,
         depth: usize,
     ) -> Result<(), RecordError> {
-        if depth > 256 {
+        let b = &self.branches[&id];
+        if depth > MAX_NESTING {
+            let (l, c) = self.loc.at(b.offset);
             return Err(RecordError::new(
                 kind::RECORD_SYNTAX,
-                "branches nested too deeply",
-            ));
+                format!(
+                    "branch {id} is nested more than {MAX_NESTING} deep (the limit of every \
+                     reader and writer)"
+                ),
+            )
+            .at(l, c));
         }
-        let b = &self.branches[&id];
         if id != 0
             && let Some(c) = self.comments.remove(&(id, ply0 - 1))
         {
@@ -682,6 +758,12 @@ impl Ctx<'_, '_> {
             if !notation::is_legal_fast(&pos, mv) {
                 return Err(illegal(&pos, mv, digits).at(l, c).at_move(ply, digits));
             }
+            self.moves += 1;
+            if self.moves > self.max_plies {
+                return Err(super::limits::too_many_plies(self.max_plies)
+                    .at(l, c)
+                    .at_move(ply, digits));
+            }
             let before = pos;
             let mut node = MoveNode::new(mv, digits, SourcePos { line: l, column: c });
             if let Some(kids) = self.children.get(&(id, ply)) {
@@ -690,7 +772,11 @@ impl Ctx<'_, '_> {
                     let mut var = Line::default();
                     let r = self.build(k, before, ply, &mut var, depth + 1);
                     if let Err(mut e) = r {
-                        e.message = format!("in variation (branch {k}), cut here: {}", e.message);
+                        e.message = format!(
+                            "in variation (branch {k}), cut here: {} [{}]",
+                            e.message, e.kind
+                        );
+                        e.kind = "variation_cut".to_owned();
                         self.warnings.push(e);
                     }
                     node.variations.push(var);
@@ -808,7 +894,7 @@ pub fn write_game(game: &Game, out: &mut String) {
         let c = encode_text(&game.main.comments_before.join("\n"));
         field(&mut w.comments, "comment0", &c);
     }
-    w.line(&game.main, 0, 1);
+    w.line(&game.main, 0, 1, 0);
     out.push_str(&w.out);
     out.push_str(&w.comments);
     if let Some(t) = &game.trailing_text {
@@ -888,11 +974,13 @@ impl DWriter {
             .push_str(&format!("[DhtmlXQ_{name}]{v}[/DhtmlXQ_{name}]\n"));
     }
 
-    fn line(&mut self, line: &Line, id: usize, ply0: usize) {
+    /// Writes `line` (branch `id`, nested `depth` deep) and its variations; variations deeper
+    /// than every reader accepts ([`MAX_NESTING`]) are not written.
+    fn line(&mut self, line: &Line, id: usize, ply0: usize, depth: usize) {
         for (i, node) in line.nodes.iter().enumerate() {
             let ply = ply0 + i;
             self.comment(id, ply, &node.comments);
-            for v in &node.variations {
+            for v in node.variations.iter().filter(|_| depth < MAX_NESTING) {
                 let vid = self.next_id;
                 self.next_id += 1;
                 let mut moves = String::new();
@@ -903,7 +991,7 @@ impl DWriter {
                 self.out
                     .push_str(&format!("[DhtmlXQ_{name}]{moves}[/DhtmlXQ_{name}]\n"));
                 self.comment(vid, ply - 1, &v.comments_before);
-                self.line(v, vid, ply);
+                self.line(v, vid, ply, depth + 1);
             }
         }
     }

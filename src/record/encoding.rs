@@ -152,6 +152,100 @@ pub fn decode_with_hint(bytes: &[u8], hint: TextEncoding) -> (Cow<'_, str>, Text
     (text, enc, bad)
 }
 
+/// Decodes `bytes` in `enc`, replacing each malformed sequence by U+FFFD, and returns the byte
+/// offsets (in `bytes`) of the malformed sequences, so that a reader can say where they were.
+pub fn decode_reporting(bytes: &[u8], enc: TextEncoding) -> (String, Vec<usize>) {
+    if let Ok(s) = std::str::from_utf8(bytes)
+        && enc == TextEncoding::Utf8
+    {
+        return (s.to_owned(), Vec::new());
+    }
+    let mut bad = Vec::new();
+    if enc == TextEncoding::Utf8 {
+        let mut out = String::with_capacity(bytes.len() + 16);
+        let mut rest = bytes;
+        let mut base = 0;
+        loop {
+            match std::str::from_utf8(rest) {
+                Ok(s) => {
+                    out.push_str(s);
+                    break;
+                }
+                Err(e) => {
+                    let ok = e.valid_up_to();
+                    out.push_str(std::str::from_utf8(&rest[..ok]).expect("valid prefix"));
+                    out.push('\u{FFFD}');
+                    bad.push(base + ok);
+                    let skip = ok + e.error_len().unwrap_or(rest.len() - ok);
+                    rest = &rest[skip..];
+                    base += skip;
+                }
+            }
+        }
+        return (out, bad);
+    }
+    let mut decoder = enc.encoding().new_decoder_without_bom_handling();
+    let cap = decoder
+        .max_utf8_buffer_length_without_replacement(bytes.len())
+        .unwrap_or(bytes.len() * 3 + 16);
+    let mut out = String::with_capacity(cap);
+    let mut at = 0;
+    loop {
+        let (r, read) = decoder.decode_to_string_without_replacement(&bytes[at..], &mut out, true);
+        at += read;
+        match r {
+            encoding_rs::DecoderResult::InputEmpty => break,
+            encoding_rs::DecoderResult::Malformed(len, extra) => {
+                bad.push(at - len as usize - extra as usize);
+                out.push('\u{FFFD}');
+            }
+            encoding_rs::DecoderResult::OutputFull => {
+                out.reserve(bytes.len() - at + 16);
+            }
+        }
+    }
+    (out, bad)
+}
+
+/// Chooses the encoding of one game: UTF-8 when most of its non-ASCII bytes form valid UTF-8
+/// sequences (`valid_non_ascii` against `invalid_non_ascii`), otherwise the
+/// legacy encoding (GBK or Big5) that [`detect`] finds for these bytes.
+pub fn choose_for_game(
+    bytes: &[u8],
+    valid_non_ascii: usize,
+    invalid_non_ascii: usize,
+) -> TextEncoding {
+    if invalid_non_ascii == 0 || valid_non_ascii > invalid_non_ascii {
+        return TextEncoding::Utf8;
+    }
+    match detect(bytes) {
+        TextEncoding::Utf8 => TextEncoding::Gbk,
+        e => e,
+    }
+}
+
+/// How many bytes of `bytes` are not part of a valid UTF-8 sequence.
+pub fn utf8_bad_bytes(bytes: &[u8]) -> usize {
+    let mut bad = 0;
+    let mut rest = bytes;
+    while let Err(e) = std::str::from_utf8(rest) {
+        let n = e.error_len().unwrap_or(rest.len() - e.valid_up_to());
+        bad += n;
+        rest = &rest[e.valid_up_to() + n..];
+    }
+    bad
+}
+
+/// [`choose_for_game`] for a text whose lines have not been looked at yet.
+pub fn choose_for_text(bytes: &[u8]) -> TextEncoding {
+    if std::str::from_utf8(bytes).is_ok() {
+        return TextEncoding::Utf8;
+    }
+    let bad = utf8_bad_bytes(bytes);
+    let (valid, invalid) = (bytes.iter().filter(|&&b| b >= 0x80).count() - bad, bad);
+    choose_for_game(bytes, valid, invalid)
+}
+
 /// Encodes text for writing (used by tests and by callers that must write a legacy encoding).
 pub fn encode(text: &str, enc: TextEncoding) -> Cow<'_, [u8]> {
     match enc {
@@ -188,6 +282,16 @@ mod tests {
         // GBK can also encode the traditional text; it must still be recognised as GBK.
         let gbk_trad = encode(SAMPLE_TRAD, TextEncoding::Gbk);
         assert_eq!(detect(&gbk_trad), TextEncoding::Gbk);
+    }
+
+    #[test]
+    fn malformed_bytes_are_located() {
+        let (t, bad) = decode_reporting(b"ab\xffc\xfe", TextEncoding::Utf8);
+        assert_eq!((t.as_str(), bad), ("ab\u{FFFD}c\u{FFFD}", vec![2, 4]));
+        let mut g = encode("车九平八", TextEncoding::Gbk).into_owned();
+        g.push(0x81); // a lead byte with no trail byte
+        let (t, bad) = decode_reporting(&g, TextEncoding::Gbk);
+        assert_eq!((t.as_str(), bad), ("车九平八\u{FFFD}", vec![8]));
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub struct RecordError {
     /// 0-based index of the game inside the source.
     pub game: usize,
     /// 1-based line of the problem in a text source (0 = unknown / binary source).
-    pub line: u32,
+    pub line: u64,
     /// 1-based column (in characters) of the problem in a text source (0 = unknown).
     pub column: u32,
     /// Byte offset of the problem in a binary source.
@@ -66,7 +66,10 @@ pub struct RecordError {
 
 impl RecordError {
     /// A new error with the given kind and message; everything else unknown.
+    ///
+    /// Input echoed in the message is cut to a short prefix (see [`clip_message`]).
     pub fn new(kind: impl Into<String>, message: impl Into<String>) -> RecordError {
+        let message = clip_message(message.into());
         RecordError {
             source: String::new(),
             game: 0,
@@ -76,13 +79,13 @@ impl RecordError {
             ply: None,
             move_text: None,
             kind: kind.into(),
-            message: message.into(),
+            message,
             suggestions: Vec::new(),
         }
     }
 
     /// Sets the text position (1-based line and column).
-    pub fn at(mut self, line: u32, column: u32) -> RecordError {
+    pub fn at(mut self, line: u64, column: u32) -> RecordError {
         self.line = line;
         self.column = column;
         self
@@ -94,10 +97,21 @@ impl RecordError {
         self
     }
 
-    /// Sets the ply and the move text.
+    /// Sets the ply and the move text (cut to a short prefix when it is long, see [`clip`]).
     pub fn at_move(mut self, ply: usize, move_text: impl Into<String>) -> RecordError {
         self.ply = Some(ply);
-        self.move_text = Some(move_text.into());
+        let t: String = move_text.into();
+        self.move_text = Some(if t.chars().nth(MAX_ECHO).is_some() {
+            clip(&t)
+        } else {
+            t
+        });
+        self
+    }
+
+    /// Replaces the message (cut like [`RecordError::new`]'s).
+    pub fn with_message(mut self, message: impl Into<String>) -> RecordError {
+        self.message = clip_message(message.into());
         self
     }
 
@@ -120,6 +134,51 @@ impl RecordError {
         self.game = game;
         self
     }
+}
+
+/// Longest piece of input echoed whole in an error (characters).
+pub const MAX_ECHO: usize = 64;
+
+/// `text` cut to its first [`MAX_ECHO`] characters, an ellipsis and its length, when longer:
+/// `"abc…" (20000000 bytes)`. An error never echoes a hostile token whole.
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(MAX_ECHO) {
+        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
+        None => text.to_owned(),
+    }
+}
+
+/// Longest message kept whole (bytes); longer ones have every long word clipped.
+const MAX_MESSAGE: usize = 512;
+
+/// A message with every run of more than [`MAX_ECHO`] non-blank characters (echoed input) cut by
+/// [`clip`], and the whole cut to a few kilobytes.
+pub fn clip_message(message: String) -> String {
+    if message.len() <= MAX_MESSAGE {
+        return message;
+    }
+    let mut out = String::with_capacity(MAX_MESSAGE);
+    let mut rest = message.as_str();
+    while !rest.is_empty() {
+        let blank = rest
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(rest.len());
+        out.push_str(&rest[..blank]);
+        rest = &rest[blank..];
+        let word = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let w = &rest[..word];
+        if w.chars().nth(MAX_ECHO).is_some() {
+            out.push_str(&clip(w));
+        } else {
+            out.push_str(w);
+        }
+        rest = &rest[word..];
+        if out.len() > 8 * MAX_MESSAGE {
+            out.push_str(&format!("… ({} bytes)", message.len()));
+            break;
+        }
+    }
+    out
 }
 
 impl fmt::Display for RecordError {
@@ -169,5 +228,15 @@ mod tests {
             "a.pgn:12:5: game 3, ply 31 '马八进七': the king would be in check \
              [leaves_king_in_check]; did you mean 马二进三?"
         );
+    }
+
+    #[test]
+    fn echoed_input_is_clipped() {
+        let junk = "x".repeat(100_000);
+        let e = RecordError::new("syntax", format!("'{junk}' is not a move")).at_move(1, &junk);
+        let t = e.move_text.as_deref().unwrap();
+        assert!(t.ends_with("… (100000 bytes)") && t.len() < 100, "{t}");
+        assert!(e.message.len() < 200, "{}", e.message);
+        assert!(e.message.ends_with(" is not a move"), "{}", e.message);
     }
 }

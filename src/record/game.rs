@@ -14,7 +14,7 @@ use crate::types::{Color, Move};
 /// Where in a source something was read (1-based line and column; byte offset for binaries).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct SourcePos {
-    pub line: u32,
+    pub line: u64,
     pub column: u32,
 }
 
@@ -226,6 +226,8 @@ pub enum Format {
     Cbr,
     Cbl,
     Cbf,
+    /// The WXF file format (`FORMAT WXF`, `START{ ... }END`).
+    Wxf,
 }
 
 impl Format {
@@ -237,6 +239,7 @@ impl Format {
             Format::Cbr => "cbr",
             Format::Cbl => "cbl",
             Format::Cbf => "cbf",
+            Format::Wxf => "wxf",
         }
     }
 }
@@ -251,6 +254,7 @@ impl std::str::FromStr for Format {
             "cbr" => Format::Cbr,
             "cbl" => Format::Cbl,
             "cbf" => Format::Cbf,
+            "wxf" => Format::Wxf,
             _ => return Err(format!("unknown format '{s}'")),
         })
     }

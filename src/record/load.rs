@@ -5,40 +5,46 @@ use super::error::{RecordError, kind};
 /// Kind of the error for a game number past the end of the file.
 pub const NO_SUCH_GAME: &str = "no_such_game";
 use super::game::GameEntry;
-use super::walk::read_path;
+use super::walk::{games, input_of};
 use std::path::Path;
 
-/// Reads game `number` (1-based) of the file at `path` and returns it when it replays legally.
+/// Reads game `number` (1-based) of the file at `path` (`-`: standard input) and returns it when
+/// it replays legally. The file is streamed up to that game: memory stays bounded by one game.
 ///
 /// Errors: the file cannot be read, has no game `number` (the message gives how many it has), or
 /// the game is invalid (the record's own error: line, column, ply, move and reason).
 pub fn load_game(path: &Path, number: usize) -> Result<GameEntry, RecordError> {
-    let mut entries = read_path(path);
-    let count = entries.len();
-    if number == 0 || number > count {
-        let source = path.display().to_string();
-        // A file that failed as a whole gives its own error rather than "no such game".
-        if count == 1
-            && entries[0]
-                .error
-                .as_ref()
-                .is_some_and(|e| e.kind == kind::IO)
-        {
-            return Err(entries.remove(0).error.expect("checked above"));
+    let inputs = [input_of(path)];
+    let mut count = 0;
+    let mut first_io = None;
+    for entry in games(&inputs) {
+        count += 1;
+        if count == number {
+            return match entry.error {
+                Some(e) => Err(e),
+                None => Ok(entry),
+            };
         }
-        return Err(RecordError::new(
-            NO_SUCH_GAME,
-            format!(
-                "no such game: the file holds {count} game{}",
-                if count == 1 { "" } else { "s" }
-            ),
-        )
-        .in_source(&source)
-        .in_game(number.saturating_sub(1)));
+        if count == 1
+            && let Some(e) = entry.error.as_ref().filter(|e| e.kind == kind::IO)
+        {
+            first_io = Some(e.clone());
+        }
     }
-    let entry = entries.swap_remove(number - 1);
-    match entry.error {
-        Some(e) => Err(e),
-        None => Ok(entry),
+    // A file that failed as a whole gives its own error rather than "no such game".
+    if count == 1
+        && let Some(e) = first_io
+    {
+        return Err(e);
     }
+    let source = path.display().to_string();
+    Err(RecordError::new(
+        NO_SUCH_GAME,
+        format!(
+            "no such game: the file holds {count} game{}",
+            if count == 1 { "" } else { "s" }
+        ),
+    )
+    .in_source(&source)
+    .in_game(number.saturating_sub(1)))
 }

@@ -6,8 +6,8 @@
 //!   extension). Never fails as a whole: an unreadable file is one entry whose `error` has kind
 //!   `io`.
 //! * [`for_each_game`]`(&[Input], |GameEntry| ...)`: the streaming driver for many files,
-//!   directories ([`expand`]) and standard input. PGN is cut into games as it is read
-//!   ([`pgn::PgnSplitter`]); batches of games are parsed and replayed on all cores (rayon) and
+//!   directories ([`expand`]) and standard input. PGN and DhtmlXQ are cut into games as they are
+//!   read ([`pgn::PgnSplitter`], [`dhtmlxq_split::DhtmlSplitter`]), CBL libraries into records; batches of games are parsed and replayed on all cores (rayon) and
 //!   handed back in input order. Memory is bounded by the batch (1,024 games or 16 MiB), not by
 //!   the file size.
 //! * Per format: [`pgn::PgnReader`] (an iterator over any `BufRead`), [`pgn::read_str`],
@@ -20,6 +20,11 @@
 //! suggestions) and `warnings` (accepted with a remark: `resolved_by_legality`, a bad move inside a
 //! variation, which cuts the variation but leaves the game valid). A bad game never stops the
 //! reader: the next game is read normally.
+//!
+//! # Limits
+//! [`limits::Limits`]: one game is capped in bytes and moves, variations nest at most [`MAX_NESTING`] deep
+//! in every reader and writer; a game over a cap is an error for that game, and the reader goes on
+//! with the next.
 //!
 //! # Writing
 //! [`pgn::write_game`]`(game, notation, &mut String)` and [`dhtmlxq::write_game`]: tags, start
@@ -35,12 +40,16 @@
 
 pub mod ccbridge;
 pub mod dhtmlxq;
+pub mod dhtmlxq_split;
 pub mod encoding;
 pub mod error;
 pub mod game;
+pub mod limits;
 pub mod load;
 pub mod pgn;
 pub mod walk;
+pub mod warnings;
+pub mod wxf_file;
 pub mod xqf;
 
 use crate::notation;
@@ -49,5 +58,7 @@ pub use crate::notation::Notation;
 pub use encoding::TextEncoding;
 pub use error::RecordError;
 pub use game::{Format, Game, GameEntry, GameResult, Line, MoveNode, SourcePos};
+pub use limits::{Limits, MAX_NESTING, limits, set_limits};
 pub use load::load_game;
 pub use walk::{Input, detect_format, expand, for_each_game, read_bytes, read_path};
+pub use warnings::Warnings;

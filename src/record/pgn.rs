@@ -31,10 +31,12 @@ use super::game::{Format, Game, GameEntry, GameResult, Line, MoveNode, SourcePos
 use super::notation::{self, Notation};
 use crate::position::Position;
 use crate::types::Color;
+use std::borrow::Cow;
 use std::io::{self, BufRead};
 
-/// Deepest variation nesting accepted (protects the stack against hostile input).
-pub const MAX_VARIATION_DEPTH: usize = 64;
+/// Deepest variation nesting accepted: the one limit of every reader and writer
+/// ([`super::limits::MAX_NESTING`]).
+pub const MAX_VARIATION_DEPTH: usize = super::limits::MAX_NESTING;
 
 /// The text of one game cut from a PGN stream, already decoded.
 #[derive(Clone, Debug)]
@@ -42,23 +44,78 @@ pub struct RawGame {
     /// 0-based index of the game in its source.
     pub index: usize,
     /// 1-based line number of the game's first line in the source.
-    pub first_line: u32,
-    /// The encoding the bytes were decoded from.
+    pub first_line: u64,
+    /// The encoding the bytes were decoded from (chosen for this game alone).
     pub encoding: TextEncoding,
     /// Whether some bytes were invalid in that encoding (replaced by U+FFFD).
     pub lossy: bool,
     pub text: String,
+    /// Remarks on the text: where undecodable bytes were replaced (kind `encoding`, with line and
+    /// byte offset).
+    pub warnings: Vec<RecordError>,
+    /// Set when the game could not be cut whole (it is over [`super::limits::Limits`]): `text` is
+    /// then empty, and the splitter goes on with the next game.
+    pub error: Option<RecordError>,
 }
 
+/// A line read ahead that starts the next game: its bytes, line number and byte offset.
+struct Pending {
+    bytes: Vec<u8>,
+    line_no: u64,
+    offset: u64,
+}
+
+/// The state of the game being cut.
+#[derive(Default)]
+struct Cut {
+    /// The game's bytes, lines joined by `\n` (line ends and a BOM removed).
+    raw: Vec<u8>,
+    /// (byte in `raw`, line number, byte offset in the source) of each line start.
+    lines: Vec<(usize, u64, u64)>,
+    first_line: u64,
+    seen_moves: bool,
+    in_comment: bool,
+    prev_blank: bool,
+    /// The last line with moves ended with a result token (a bare game may follow).
+    ended: bool,
+    /// Non-ASCII bytes in lines that are valid UTF-8, and in lines that are not.
+    valid_non_ascii: usize,
+    invalid_non_ascii: usize,
+}
+
+/// What one line did to the game being cut.
+enum Step {
+    /// The line belongs to the game.
+    More,
+    /// The game ended (end of input, or the line starts the next game and is kept as pending).
+    End,
+    /// The game is over the byte cap.
+    Oversized,
+}
+
+/// Most undecodable-byte warnings given for one game (the last one counts the rest).
+const MAX_ENCODING_WARNINGS: usize = 8;
+
 /// Cuts a PGN byte stream into games. See the module documentation.
+///
+/// Memory is bounded by [`super::limits::Limits::max_game_bytes`]: a longer game (or line) is
+/// returned as a [`RawGame`] with an error as soon as the cap is reached, and the splitter then
+/// skips to the start of the next game.
 pub struct PgnSplitter<R: BufRead> {
     reader: R,
-    encoding: Option<TextEncoding>,
-    line_no: u32,
+    /// The legacy encoding used to find the structure of lines that are not UTF-8.
+    legacy: Option<TextEncoding>,
+    line_no: u64,
+    /// Byte offset of the next line, and of the line last read.
+    offset: u64,
+    line_start: u64,
     index: usize,
     buf: Vec<u8>,
     /// A line already read that starts the next game.
-    pending: Option<(String, u32, bool)>,
+    pending: Option<Pending>,
+    /// The state of a game over the cap, whose rest is skipped before the next game.
+    skipping: Option<Cut>,
+    max_bytes: usize,
     done: bool,
 }
 
@@ -66,129 +123,280 @@ impl<R: BufRead> PgnSplitter<R> {
     pub fn new(reader: R) -> PgnSplitter<R> {
         PgnSplitter {
             reader,
-            encoding: None,
+            legacy: None,
             line_no: 0,
+            offset: 0,
+            line_start: 0,
             index: 0,
             buf: Vec::with_capacity(256),
             pending: None,
+            skipping: None,
+            max_bytes: super::limits::limits().max_game_bytes,
             done: false,
         }
     }
 
-    /// The encoding detected for the stream (after the first game has been read).
+    /// The legacy encoding (GBK or Big5) seen in the stream so far, if any line was not UTF-8.
     pub fn encoding(&self) -> Option<TextEncoding> {
-        self.encoding
+        self.legacy
     }
 
-    fn detect(&mut self) -> io::Result<TextEncoding> {
-        if let Some(e) = self.encoding {
-            return Ok(e);
-        }
-        let e = encoding::detect(self.reader.fill_buf()?);
-        self.encoding = Some(e);
-        Ok(e)
-    }
-
-    /// Reads and decodes the next line (without its line end). `None` at the end of input.
-    fn next_line(&mut self) -> io::Result<Option<(String, bool)>> {
-        let enc = self.detect()?;
+    /// Reads the next line into `self.buf` (without its line end, at most `max_bytes` of it; the
+    /// rest of a longer line is read and dropped). `None` at the end of input; `Some(true)` for a
+    /// line that was cut.
+    fn read_line(&mut self) -> io::Result<Option<bool>> {
         self.buf.clear();
-        if self.reader.read_until(b'\n', &mut self.buf)? == 0 {
+        self.line_start = self.offset;
+        let mut any = false;
+        let mut cut = false;
+        loop {
+            let chunk = match self.reader.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            any = true;
+            let (take, eol) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            let room = self
+                .max_bytes
+                .saturating_add(1)
+                .saturating_sub(self.buf.len());
+            if take <= room {
+                self.buf.extend_from_slice(&chunk[..take]);
+            } else {
+                self.buf.extend_from_slice(&chunk[..room]);
+                cut = true;
+            }
+            self.reader.consume(take);
+            self.offset += take as u64;
+            if eol {
+                break;
+            }
+        }
+        if !any {
             return Ok(None);
         }
         self.line_no += 1;
         while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
             self.buf.pop();
         }
-        let bytes: &[u8] = if self.line_no == 1 {
-            self.buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&self.buf)
-        } else {
-            &self.buf
-        };
-        let (text, used, lossy) = encoding::decode_with_hint(bytes, enc);
-        if used != enc && !lossy && enc == TextEncoding::Utf8 {
-            // The sample looked like UTF-8 but this line is not: switch for the rest.
-            self.encoding = Some(used);
+        if self.line_no == 1 && self.buf.starts_with(b"\xEF\xBB\xBF") {
+            self.buf.drain(..3);
+            self.line_start += 3;
         }
-        Ok(Some((text.into_owned(), lossy)))
+        Ok(Some(cut || self.buf.len() > self.max_bytes))
+    }
+
+    /// The text of a line for finding the game structure (tags, comments, results): UTF-8 when
+    /// valid, otherwise the stream's legacy encoding. Also whether it was valid UTF-8.
+    fn structure<'b>(legacy: &mut Option<TextEncoding>, bytes: &'b [u8]) -> (Cow<'b, str>, bool) {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => (Cow::Borrowed(s), true),
+            Err(_) => {
+                let enc = *legacy.get_or_insert_with(|| match encoding::detect(bytes) {
+                    TextEncoding::Utf8 => TextEncoding::Gbk,
+                    e => e,
+                });
+                (encoding::decode(bytes, enc).0, false)
+            }
+        }
+    }
+
+    /// Applies one line to the game being cut. `store`: keep its bytes (false while skipping the
+    /// rest of a game over the cap).
+    fn step(
+        &mut self,
+        cut: &mut Cut,
+        bytes: &[u8],
+        line_no: u64,
+        offset: u64,
+        store: bool,
+    ) -> Step {
+        let (line, valid) = Self::structure(&mut self.legacy, bytes);
+        let trimmed = line.trim_start_matches([' ', '\t', '\u{3000}']);
+        let starts_next = |cut: &Cut| {
+            // Resynchronise after a comment left open: a blank line followed by a complete tag
+            // pair starts the next game (the open comment is reported in this one).
+            (cut.in_comment && cut.prev_blank && cut.seen_moves && is_full_tag_line(trimmed))
+                || (!cut.in_comment && is_tag_line(trimmed) && cut.seen_moves)
+                // A game without tags after a finished one: `... 1-0` then `1. h2e2 ...`.
+                || (!cut.in_comment && cut.ended && cut.seen_moves && starts_first_move(trimmed))
+        };
+        if starts_next(cut) {
+            self.pending = Some(Pending {
+                bytes: bytes.to_vec(),
+                line_no,
+                offset,
+            });
+            return Step::End;
+        }
+        cut.prev_blank = trimmed.is_empty();
+        if !cut.in_comment && is_tag_line(trimmed) {
+        } else if !cut.in_comment && trimmed.is_empty() {
+            if cut.lines.is_empty() {
+                cut.first_line = line_no + 1;
+                return Step::More;
+            }
+        } else {
+            if !cut.in_comment && !trimmed.starts_with('%') {
+                cut.seen_moves = true;
+            }
+            cut.in_comment = scan_comment_state(trimmed, cut.in_comment);
+            cut.ended = !cut.in_comment && ends_with_result(trimmed);
+        }
+        if cut.lines.is_empty() {
+            cut.first_line = line_no;
+        }
+        if !store {
+            // Keep a line start so that the game counts as started.
+            if cut.lines.is_empty() {
+                cut.lines.push((0, line_no, offset));
+            }
+            return Step::More;
+        }
+        if cut.raw.len() + bytes.len() + 1 > self.max_bytes {
+            return Step::Oversized;
+        }
+        let non_ascii = bytes.iter().filter(|&&b| b >= 0x80).count();
+        let bad = if valid {
+            0
+        } else {
+            encoding::utf8_bad_bytes(bytes)
+        };
+        cut.valid_non_ascii += non_ascii - bad;
+        cut.invalid_non_ascii += bad;
+        cut.lines.push((cut.raw.len(), line_no, offset));
+        cut.raw.extend_from_slice(bytes);
+        cut.raw.push(b'\n');
+        Step::More
     }
 
     /// The next game, or `None` at the end of the input.
     pub fn next_game(&mut self) -> io::Result<Option<RawGame>> {
-        if self.done {
+        // The rest of a game over the cap.
+        if let Some(mut cut) = self.skipping.take() {
+            while !self.done && self.pending.is_none() {
+                match self.read_line()? {
+                    None => self.done = true,
+                    Some(_) => {
+                        let bytes = std::mem::take(&mut self.buf);
+                        let (no, off) = (self.line_no, self.line_start);
+                        let _ = self.step(&mut cut, &bytes, no, off, false);
+                        self.buf = bytes;
+                    }
+                }
+            }
+        }
+        if self.done && self.pending.is_none() {
             return Ok(None);
         }
-        let mut text = String::new();
-        let mut first_line = self.line_no + 1;
-        let mut lossy = false;
-        let mut seen_moves = false;
-        let mut in_comment = false;
-        let mut prev_blank = false;
-        // The last line with moves ended with a result token (a bare game may follow).
-        let mut ended = false;
-        if let Some((line, no, l)) = self.pending.take() {
-            first_line = no;
-            lossy |= l;
-            let trimmed = line.trim_start_matches([' ', '\t', '\u{3000}']);
-            if !is_tag_line(trimmed) {
-                // The line that started this game holds moves (a game without tags).
-                seen_moves = true;
-                in_comment = scan_comment_state(trimmed, false);
-                ended = !in_comment && ends_with_result(trimmed);
+        let mut cut = Cut {
+            first_line: self.line_no + 1,
+            ..Cut::default()
+        };
+        let mut over = false;
+        if let Some(p) = self.pending.take() {
+            match self.step(&mut cut, &p.bytes, p.line_no, p.offset, true) {
+                Step::Oversized => over = true,
+                Step::More | Step::End => {}
             }
-            text.push_str(&line);
-            text.push('\n');
         }
-        loop {
-            let Some((line, l)) = self.next_line()? else {
+        while !over {
+            let Some(long) = self.read_line()? else {
                 self.done = true;
                 break;
             };
-            let trimmed = line.trim_start_matches([' ', '\t', '\u{3000}']);
-            // Resynchronise after a comment left open: a blank line followed by a complete
-            // tag pair starts the next game (the open comment is reported in this one).
-            if in_comment && prev_blank && seen_moves && is_full_tag_line(trimmed) {
-                self.pending = Some((line, self.line_no, l));
-                break;
-            }
-            prev_blank = trimmed.is_empty();
-            if !in_comment && is_tag_line(trimmed) {
-                if seen_moves {
-                    self.pending = Some((line, self.line_no, l));
-                    break;
-                }
-            } else if !in_comment && ended && seen_moves && starts_first_move(trimmed) {
-                // A game without tags after a finished one: `... 1-0` then `1. h2e2 ...`.
-                self.pending = Some((line, self.line_no, l));
-                break;
-            } else if !in_comment && trimmed.is_empty() {
-                if text.is_empty() {
-                    first_line = self.line_no + 1;
-                    continue;
-                }
+            let bytes = std::mem::take(&mut self.buf);
+            let (no, line_offset) = (self.line_no, self.line_start);
+            let step = if long {
+                // (Its structure still counts, so that the next game is found after it.)
+                let _ = self.step(&mut cut, &bytes, no, line_offset, false);
+                Step::Oversized
             } else {
-                if !in_comment && !trimmed.starts_with('%') {
-                    seen_moves = true;
-                }
-                in_comment = scan_comment_state(trimmed, in_comment);
-                ended = !in_comment && ends_with_result(trimmed);
+                self.step(&mut cut, &bytes, no, line_offset, true)
+            };
+            self.buf = bytes;
+            match step {
+                Step::More => {}
+                Step::End => break,
+                Step::Oversized => over = true,
             }
-            lossy |= l;
-            text.push_str(&line);
-            text.push('\n');
         }
-        if text.trim().is_empty() {
+        if over {
+            let index = self.index;
+            self.index += 1;
+            let error = super::limits::too_many_bytes(self.max_bytes).at(cut.first_line.max(1), 1);
+            cut.raw = Vec::new();
+            if cut.lines.is_empty() {
+                cut.lines.push((0, self.line_no, self.offset));
+            }
+            // A game over the cap ends where the next one starts: skip to it on the next call.
+            if !self.done {
+                self.skipping = Some(cut);
+            }
+            return Ok(Some(RawGame {
+                index,
+                first_line: error.line,
+                encoding: TextEncoding::Utf8,
+                lossy: false,
+                text: String::new(),
+                warnings: Vec::new(),
+                error: Some(error),
+            }));
+        }
+        if cut.raw.iter().all(u8::is_ascii_whitespace) {
             return Ok(None);
+        }
+        Ok(Some(self.finish(cut)))
+    }
+
+    /// Decodes a game cut whole, in the encoding chosen for it.
+    fn finish(&mut self, cut: Cut) -> RawGame {
+        let enc = encoding::choose_for_game(&cut.raw, cut.valid_non_ascii, cut.invalid_non_ascii);
+        let (text, bad) = encoding::decode_reporting(&cut.raw, enc);
+        let mut warnings = Vec::new();
+        for (n, &at) in bad.iter().enumerate() {
+            let k = cut.lines.partition_point(|&(s, _, _)| s <= at).max(1) - 1;
+            let (start, line_no, offset) = cut.lines[k];
+            let column = encoding::decode(&cut.raw[start..at], enc).0.chars().count() as u32 + 1;
+            let mut w = RecordError::new(
+                kind::ENCODING,
+                format!(
+                    "bytes that are not valid {} replaced by U+FFFD (the game's text was read as {})",
+                    enc.name(),
+                    enc.name()
+                ),
+            )
+            .at(line_no, column)
+            .at_offset(offset + (at - start) as u64);
+            if n + 1 == MAX_ENCODING_WARNINGS && bad.len() > MAX_ENCODING_WARNINGS {
+                w.message = format!(
+                    "{}; {} more places in this game",
+                    w.message,
+                    bad.len() - MAX_ENCODING_WARNINGS
+                );
+                warnings.push(w);
+                break;
+            }
+            warnings.push(w);
         }
         let raw = RawGame {
             index: self.index,
-            first_line,
-            encoding: self.encoding.unwrap_or(TextEncoding::Utf8),
-            lossy,
+            first_line: cut.first_line.max(1),
+            encoding: enc,
+            lossy: !bad.is_empty(),
             text,
+            warnings,
+            error: None,
         };
         self.index += 1;
-        Ok(Some(raw))
+        raw
     }
 }
 
@@ -279,25 +487,44 @@ pub fn read_str(text: &str, source: &str) -> Vec<GameEntry> {
 }
 
 /// Parses one game cut by the splitter.
+///
+/// An error that the choice of text encoding may have caused (the game was read as GBK or Big5,
+/// or had undecodable bytes replaced) names the encoding.
 pub fn parse_raw(raw: &RawGame, source: &str) -> GameEntry {
-    let mut entry = parse_game(&raw.text, raw.first_line);
+    let mut entry = match &raw.error {
+        Some(e) => GameEntry::failed(source, raw.index, Format::Pgn, e.clone()),
+        None => parse_game(&raw.text, raw.first_line),
+    };
     entry.source = source.to_owned();
     entry.index = raw.index;
     entry.encoding = Some(raw.encoding);
-    if let Some(e) = entry.error.take() {
+    if let Some(mut e) = entry.error.take() {
+        if raw.error.is_none() && (raw.encoding != TextEncoding::Utf8 || raw.lossy) {
+            e.message = format!(
+                "{} (the game's text was read as {}{})",
+                e.message,
+                raw.encoding.name(),
+                if raw.lossy {
+                    ", with undecodable bytes replaced"
+                } else {
+                    ""
+                }
+            );
+        }
         entry.error = Some(e.in_source(source).in_game(raw.index));
     }
-    for w in &mut entry.warnings {
-        w.source = source.to_owned();
-        w.game = raw.index;
-    }
+    // The reader's remarks on the text (located undecodable bytes) come first.
+    let mut warnings = raw.warnings.clone();
+    warnings.append(&mut entry.warnings);
+    entry.warnings = warnings;
+    super::warnings::finish(&mut entry);
     entry
 }
 
 /// Parses the text of one game (tags and movetext) and replays its moves. `first_line` is the
 /// line number of the text's first line in its source. The entry's `game` holds everything read
 /// before an error.
-pub fn parse_game(text: &str, first_line: u32) -> GameEntry {
+pub fn parse_game(text: &str, first_line: u64) -> GameEntry {
     let mut p = Parser {
         s: text,
         b: text.as_bytes(),
@@ -309,6 +536,8 @@ pub fn parse_game(text: &str, first_line: u32) -> GameEntry {
         warnings: Vec::new(),
         ending: None,
         tag_lines: Vec::new(),
+        moves: 0,
+        max_plies: super::limits::limits().max_plies,
     };
     let mut game = Game::new(Position::start());
     let result = p.parse(&mut game);
@@ -328,7 +557,7 @@ struct Parser<'a> {
     s: &'a str,
     b: &'a [u8],
     i: usize,
-    line: u32,
+    line: u64,
     line_start: usize,
     /// (byte offset, column) of the last column computed on the current line.
     col_cache: (usize, u32),
@@ -337,7 +566,10 @@ struct Parser<'a> {
     /// The result token and the text after it.
     ending: Option<(GameResult, Option<String>)>,
     /// The line of each tag pair.
-    tag_lines: Vec<u32>,
+    tag_lines: Vec<u64>,
+    /// Moves read so far (main line and variations), against [`super::limits::Limits::max_plies`].
+    moves: usize,
+    max_plies: usize,
 }
 
 /// How a movetext line ended.
@@ -523,6 +755,8 @@ impl<'a> Parser<'a> {
                     "iccs" | "ucci" => Some(Notation::Iccs),
                     "wxf" => Some(Notation::Wxf),
                     "chinese" => Some(Notation::Chinese),
+                    "san" => Some(Notation::San),
+                    "san-winboard" | "san_winboard" | "winboard" => Some(Notation::SanWinboard),
                     _ => None,
                 };
             } else if k.eq_ignore_ascii_case("Result") && game.result.is_none() {
@@ -591,7 +825,10 @@ impl<'a> Parser<'a> {
                         return Err(self.err_at(
                             open,
                             kind::RECORD_SYNTAX,
-                            "variations nested too deeply",
+                            format!(
+                                "variations nested more than {MAX_VARIATION_DEPTH} deep (the \
+                                 limit of every reader and writer)"
+                            ),
                         ));
                     }
                     self.i += 1;
@@ -603,7 +840,9 @@ impl<'a> Parser<'a> {
                         // A bad move inside a variation cuts the variation there; the game
                         // itself stays valid and the problem is reported as a warning.
                         Err(mut e) if e.ply.is_some() => {
-                            e.message = format!("in a variation, cut here: {}", e.message);
+                            e.message =
+                                format!("in a variation, cut here: {} [{}]", e.message, e.kind);
+                            e.kind = "variation_cut".to_owned();
                             self.warnings.push(e);
                             self.skip_to_close()?;
                         }
@@ -802,6 +1041,14 @@ impl<'a> Parser<'a> {
             Some(n) => n,
             None => match sniff_word(body) {
                 Some(n) => {
+                    // SAN: the rank base is told by the whole movetext (a rank 0 or 10, or the
+                    // pawn style), pychess's 1-10 when nothing tells.
+                    let n = if n.is_san() {
+                        notation::san::sniff_rank_base(self.s[at..].split_ascii_whitespace())
+                            .map_or(Notation::San, |b| b.notation())
+                    } else {
+                        n
+                    };
                     self.notation = Some(n);
                     n
                 }
@@ -835,16 +1082,37 @@ impl<'a> Parser<'a> {
                             .at_move(*ply + 1, text),
                         );
                     }
+                    self.moves += 1;
+                    if self.moves > self.max_plies {
+                        return Err(super::limits::too_many_plies(self.max_plies)
+                            .at(sp.line, sp.column)
+                            .at_move(*ply + 1, text));
+                    }
                     *before = *pos;
                     pos.play_unchecked(parsed.mv);
                     *ply += 1;
                     line.nodes.push(MoveNode::new(parsed.mv, text, sp));
                 }
                 Err(e) => {
-                    return Err(RecordError::new(e.kind(), e.to_string())
+                    let mut err = RecordError::new(e.kind(), e.to_string())
                         .at(sp.line, sp.column)
                         .at_move(*ply + 1, text)
-                        .with_suggestions(e.suggestions()));
+                        .with_suggestions(e.suggestions());
+                    if e.kind() == "wrong_side" {
+                        // One missing move? Try it with the moves that follow.
+                        let mut texts = vec![text];
+                        texts.extend(following_moves(&self.s[self.i..], 10));
+                        if let Some((msg, shown)) = super::warnings::missing_move_note(
+                            pos,
+                            &texts,
+                            Some(notation),
+                            Format::Pgn,
+                            *ply + 1,
+                        ) {
+                            super::warnings::add_note(&mut err, msg, shown);
+                        }
+                    }
+                    return Err(err);
                 }
             }
             rest = &rest[len..];
@@ -855,6 +1123,32 @@ impl<'a> Parser<'a> {
         }
         Ok(())
     }
+}
+
+/// Up to `n` move texts at the start of `s` (a movetext): move numbers and annotation marks are
+/// skipped; a comment, variation or result ends the list.
+fn following_moves(s: &str, n: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    for w in s.split_ascii_whitespace() {
+        if out.len() >= n
+            || w.starts_with(['{', '(', ';', '$', '['])
+            || GameResult::from_token(w).is_some()
+        {
+            break;
+        }
+        let digits = w.bytes().take_while(u8::is_ascii_digit).count();
+        let rest = w[digits..].trim_start_matches('.');
+        let w = if digits > 0 && rest.len() < w.len() - digits {
+            rest
+        } else {
+            w
+        };
+        let w = w.trim_end_matches(['!', '?']);
+        if !w.is_empty() && !w.starts_with('.') {
+            out.push(w);
+        }
+    }
+    out
 }
 
 /// The WXF two-file pawn form `33.4` (digit, digit, dot, digit).
@@ -914,6 +1208,7 @@ fn split_len(w: &str, notation: Notation) -> usize {
             }
         }
         Notation::Wxf => nth(4),
+        Notation::San | Notation::SanWinboard => w.len(),
         Notation::Chinese => {
             let c3 = w.chars().nth(3).unwrap_or(' ');
             if matches!(c3, '进' | '進' | '退' | '平') {
@@ -1050,11 +1345,7 @@ fn push_tag_name(name: &str, out: &mut String) {
 
 /// The value of the `Format` tag for a notation.
 pub fn format_tag(notation: Notation) -> &'static str {
-    match notation {
-        Notation::Iccs => "ICCS",
-        Notation::Wxf => "WXF",
-        Notation::Chinese => "Chinese",
-    }
+    notation.label()
 }
 
 /// Writes one game as PGN in the given notation (see the module documentation).
@@ -1093,6 +1384,7 @@ pub fn write_game(game: &Game, notation: Notation, out: &mut String) {
         notation,
         glue: false,
         scratch: String::new(),
+        depth: 0,
     };
     w.line(&game.main, game.start);
     if let Some(r) = result {
@@ -1174,6 +1466,8 @@ struct Writer {
     /// The next token follows without a space (right after `(`).
     glue: bool,
     scratch: String,
+    /// Nesting of the line being written (0 = the main line).
+    depth: usize,
 }
 
 const WRAP: usize = 78;
@@ -1228,10 +1522,15 @@ impl Writer {
                 self.comment(c);
                 need_number = true;
             }
-            for v in &node.variations {
+            // Variations deeper than every reader accepts are not written (a game built in
+            // memory may hold them; none read from a record does).
+            let deeper = self.depth < MAX_VARIATION_DEPTH;
+            for v in node.variations.iter().filter(|_| deeper) {
                 self.token("(");
                 self.glue = true;
+                self.depth += 1;
                 self.line(v, pos);
+                self.depth -= 1;
                 self.glue = false;
                 self.out.push(')');
                 self.col += 1;

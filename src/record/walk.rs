@@ -2,15 +2,18 @@
 //!
 //! * [`detect_format`]: by magic bytes first (XQF `XQ`, `CCBridge Record`, `CCBridgeLibrary`,
 //!   CBF XML), then DhtmlXQ markers, then the file extension; anything else textual is PGN.
-//! * [`expand`]: files and directories (recursive, sorted; inside directories only files with a
-//!   record extension are taken), or `-` for standard input.
+//! * [`expand_all`] / [`expand`]: files and directories (recursive, sorted; every regular file
+//!   is taken and its format told by its content; FIFOs, devices and sockets are skipped, and
+//!   refused when named directly), or `-` for standard input.
 //! * [`read_path`] / [`read_bytes`]: every game of one source, as [`GameEntry`]s.
+//! * [`games`]: every game of some inputs, one at a time on the calling thread (behind
+//!   [`super::load_game`]: memory bounded by one game).
 //! * [`for_each_game`]: the streaming, parallel driver behind `xqa validate` and `xqa convert`.
-//!   PGN sources are cut into games as they are read; batches of games (from one or many files)
+//!   PGN and DhtmlXQ sources are cut into games as they are read, CBL libraries into records; batches of games (from one or many files)
 //!   are parsed and replayed on all cores with rayon, and handed to the callback in input order.
 //!   Memory is bounded by the batch size, whatever the size of the files.
 
-use super::dhtmlxq;
+use super::dhtmlxq_split::{DhtmlChunk, DhtmlSplitter};
 use super::encoding;
 use super::error::{RecordError, kind};
 use super::game::{Format, GameEntry};
@@ -38,11 +41,6 @@ impl Input {
     }
 }
 
-/// File extensions taken when walking a directory.
-const RECORD_EXTENSIONS: &[&str] = &[
-    "pgn", "xqf", "cbr", "cbl", "cbf", "html", "htm", "txt", "ubb", "dhtmlxq",
-];
-
 /// Guesses the format of a source from its name and its first bytes.
 pub fn detect_format(name: &str, head: &[u8]) -> Option<Format> {
     if head.starts_with(b"XQ") && head.len() >= 3 && head[2] <= 0x12 && !head.starts_with(b"XQ ") {
@@ -63,14 +61,22 @@ pub fn detect_format(name: &str, head: &[u8]) -> Option<Format> {
     if contains(window, b"<ChineseChessRecord") {
         return Some(Format::Cbf);
     }
-    if contains(window, b"[DhtmlXQ")
+    // A record: a container, a closed field, a URL-encoded one, or the JavaScript movelist of a
+    // dpxq page (text that merely names a field, such as a README, is not one).
+    if contains(window, b"[DhtmlXQ]")
+        || contains(window, b"[DhtmlXQiFrame]")
+        || contains(window, b"[/DhtmlXQ_")
         || contains(window, b"%5BDhtmlXQ")
-        || contains(window, b"DhtmlXQ_movelist")
+        || js_movelist_assignment(window)
     {
         return Some(Format::Dhtmlxq);
     }
+    if super::wxf_file::looks_like(&String::from_utf8_lossy(&window[..window.len().min(4096)])) {
+        return Some(Format::Wxf);
+    }
     match ext.as_str() {
         "xqf" => Some(Format::Xqf),
+        "wxf" => Some(Format::Wxf),
         "cbr" => Some(Format::Cbr),
         "cbl" => Some(Format::Cbl),
         "cbf" => Some(Format::Cbf),
@@ -82,6 +88,22 @@ pub fn detect_format(name: &str, head: &[u8]) -> Option<Format> {
             (t.starts_with('[') || t.starts_with("1.") || t.starts_with('{')).then_some(Format::Pgn)
         }
     }
+}
+
+/// Whether the bytes assign a JavaScript `DhtmlXQ_movelist` (`DhtmlXQ_movelist = '...'`).
+fn js_movelist_assignment(hay: &[u8]) -> bool {
+    const NAME: &[u8] = b"DhtmlXQ_movelist";
+    let mut k = 0;
+    while let Some(i) = hay[k..].windows(NAME.len()).position(|w| w == NAME) {
+        let after = k + i + NAME.len();
+        let rest = &hay[after..];
+        let skip = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if rest.get(skip) == Some(&b'=') {
+            return true;
+        }
+        k = after;
+    }
+    false
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
@@ -99,36 +121,95 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
     false
 }
 
-/// Expands paths into inputs: files as given, directories recursively (sorted, record extensions
-/// only), `-` as standard input. Paths that do not exist are returned as errors.
-pub fn expand(paths: &[PathBuf]) -> (Vec<Input>, Vec<RecordError>) {
-    let mut inputs = Vec::new();
-    let mut errors = Vec::new();
-    for p in paths {
-        if p.as_os_str() == "-" {
-            inputs.push(Input::Stdin);
-        } else if p.is_dir() {
-            walk_dir(p, &mut inputs, &mut errors, &mut Default::default());
-        } else if p.exists() {
-            inputs.push(Input::File(p.clone()));
-        } else {
-            errors.push(
-                RecordError::new(kind::IO, "no such file or directory")
-                    .in_source(&p.display().to_string()),
-            );
-        }
-    }
-    (inputs, errors)
+/// Kind of the remark for a directory entry that is not a regular file (FIFO, device, socket).
+pub const SKIPPED: &str = "skipped";
+
+/// What [`expand_all`] found.
+#[derive(Debug, Default)]
+pub struct Expanded {
+    /// The files to read, in order.
+    pub inputs: Vec<Input>,
+    /// Paths that cannot be read: missing, or named on the command line while not a regular file
+    /// (a FIFO or a device would block or never end); kind `io`.
+    pub errors: Vec<RecordError>,
+    /// Entries of a directory that are not regular files, skipped (kind [`SKIPPED`]).
+    pub skipped: Vec<RecordError>,
 }
 
-/// Adds the files below `dir`, recursively. Each directory is entered once, by its canonical
-/// path, so symbolic-link loops are not followed.
-fn walk_dir(
-    dir: &Path,
-    inputs: &mut Vec<Input>,
-    errors: &mut Vec<RecordError>,
-    visited: &mut std::collections::HashSet<PathBuf>,
-) {
+/// Expands paths into inputs: files as given, directories recursively (sorted; every regular
+/// file is taken, its format is told by its content), `-` as standard input. Paths that do not
+/// exist, or that name a FIFO, device or socket, are errors; such entries inside a directory are
+/// skipped with a remark.
+pub fn expand_all(paths: &[PathBuf]) -> Expanded {
+    let mut x = Expanded::default();
+    for p in paths {
+        if p.as_os_str() == "-" {
+            x.inputs.push(Input::Stdin);
+            continue;
+        }
+        match fs::metadata(p) {
+            Ok(m) if m.is_dir() => walk_dir(p, &mut x, &mut Default::default()),
+            Ok(m) if m.is_file() => x.inputs.push(Input::File(p.clone())),
+            Ok(m) => x.errors.push(
+                RecordError::new(
+                    kind::IO,
+                    format!(
+                        "not a regular file ({}): refused, as it could block or never end; \
+                         use '-' to read a stream from standard input",
+                        file_kind(&m.file_type())
+                    ),
+                )
+                .in_source(&p.display().to_string()),
+            ),
+            Err(e) => x.errors.push(
+                RecordError::new(
+                    kind::IO,
+                    if e.kind() == io::ErrorKind::NotFound {
+                        "no such file or directory".to_owned()
+                    } else {
+                        format!("cannot read: {e}")
+                    },
+                )
+                .in_source(&p.display().to_string()),
+            ),
+        }
+    }
+    x
+}
+
+/// [`expand_all`] with the skipped directory entries listed among the errors (kind
+/// [`SKIPPED`], so that a caller counting I/O errors by kind does not count them).
+pub fn expand(paths: &[PathBuf]) -> (Vec<Input>, Vec<RecordError>) {
+    let mut x = expand_all(paths);
+    x.errors.append(&mut x.skipped);
+    (x.inputs, x.errors)
+}
+
+/// What a special file is, in words.
+fn file_kind(t: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = t;
+    "not a file or directory"
+}
+
+/// Adds the regular files below `dir`, recursively. Each directory is entered once, by its
+/// canonical path, so symbolic-link loops are not followed.
+fn walk_dir(dir: &Path, x: &mut Expanded, visited: &mut std::collections::HashSet<PathBuf>) {
     if let Ok(real) = fs::canonicalize(dir)
         && !visited.insert(real)
     {
@@ -137,7 +218,7 @@ fn walk_dir(
     let mut entries: Vec<PathBuf> = match fs::read_dir(dir) {
         Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
         Err(e) => {
-            errors.push(
+            x.errors.push(
                 RecordError::new(kind::IO, format!("cannot read directory: {e}"))
                     .in_source(&dir.display().to_string()),
             );
@@ -146,17 +227,24 @@ fn walk_dir(
     };
     entries.sort();
     for p in entries {
-        if p.is_dir() {
-            walk_dir(&p, inputs, errors, visited);
-        } else {
-            let ext = p
-                .extension()
-                .and_then(|e| e.to_str())
-                .map(str::to_ascii_lowercase)
-                .unwrap_or_default();
-            if RECORD_EXTENSIONS.contains(&ext.as_str()) {
-                inputs.push(Input::File(p));
-            }
+        // (Following symbolic links: a link to a record is read, a link to a device is not.)
+        match fs::metadata(&p) {
+            Ok(m) if m.is_dir() => walk_dir(&p, x, visited),
+            Ok(m) if m.is_file() => x.inputs.push(Input::File(p)),
+            Ok(m) => x.skipped.push(
+                RecordError::new(
+                    SKIPPED,
+                    format!(
+                        "skipped: not a regular file ({})",
+                        file_kind(&m.file_type())
+                    ),
+                )
+                .in_source(&p.display().to_string()),
+            ),
+            Err(e) => x.skipped.push(
+                RecordError::new(SKIPPED, format!("skipped: cannot read: {e}"))
+                    .in_source(&p.display().to_string()),
+            ),
         }
     }
 }
@@ -177,15 +265,27 @@ pub fn read_bytes(source: &str, bytes: &[u8], format: Option<Format>) -> Vec<Gam
             )];
         }
     };
+    let mut games = read_format(source, bytes, format);
+    if matches!(
+        format,
+        Format::Xqf | Format::Cbr | Format::Cbl | Format::Cbf
+    ) {
+        // (The text readers run these checks on each game themselves.)
+        for g in &mut games {
+            super::warnings::finish(g);
+        }
+    }
+    games
+}
+
+fn read_format(source: &str, bytes: &[u8], format: Format) -> Vec<GameEntry> {
     match format {
         Format::Pgn => pgn::PgnReader::new(bytes, source).collect(),
         Format::Dhtmlxq => {
-            let enc = encoding::detect(bytes);
-            let (text, _) = encoding::decode(bytes, enc);
-            let text = percent_decode_if_needed(&text);
-            let mut games = dhtmlxq::read_str(&text, source);
-            for g in &mut games {
-                g.encoding = Some(enc);
+            let mut splitter = DhtmlSplitter::new(bytes);
+            let mut games = Vec::new();
+            while let Ok(Some(chunk)) = splitter.next_chunk() {
+                games.extend(chunk.read(source));
             }
             if games.is_empty() {
                 games.push(GameEntry::failed(
@@ -197,6 +297,7 @@ pub fn read_bytes(source: &str, bytes: &[u8], format: Option<Format>) -> Vec<Gam
             }
             games
         }
+        Format::Wxf => super::wxf_file::read_bytes(source, bytes),
         Format::Xqf | Format::Cbr | Format::Cbl | Format::Cbf => read_binary(source, bytes, format),
     }
 }
@@ -210,7 +311,7 @@ fn read_binary(source: &str, bytes: &[u8], format: Format) -> Vec<GameEntry> {
 }
 
 /// Undoes URL encoding of a DhtmlXQ record embedded in a link (`%5BDhtmlXQ_...`).
-fn percent_decode_if_needed(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn percent_decode_if_needed(text: &str) -> std::borrow::Cow<'_, str> {
     if text.contains("[DhtmlXQ") || !text.contains("%5BDhtmlXQ") {
         return std::borrow::Cow::Borrowed(text);
     }
@@ -238,24 +339,35 @@ fn hex_digit(c: u8) -> Option<u8> {
     (c as char).to_digit(16).map(|d| d as u8)
 }
 
-/// Reads every game of one file.
+/// Reads every game of one file (`-`: standard input). A path that is not a regular file (a FIFO,
+/// a device) is refused, as it could block or never end.
 pub fn read_path(path: &Path) -> Vec<GameEntry> {
-    let name = path.display().to_string();
-    match fs::read(path) {
-        Ok(bytes) => read_bytes(&name, &bytes, None),
-        Err(e) => vec![GameEntry::failed(
-            &name,
-            0,
-            Format::Pgn,
-            RecordError::new(kind::IO, format!("cannot read: {e}")),
-        )],
+    games(&[input_of(path)]).collect()
+}
+
+/// The input a path names (`-` is standard input).
+pub fn input_of(path: &Path) -> Input {
+    if path.as_os_str() == "-" {
+        Input::Stdin
+    } else {
+        Input::File(path.to_owned())
     }
+}
+
+/// Every game of the inputs in order, read one at a time on the calling thread: memory stays
+/// bounded by one game (one record of a binary library) whatever the size of the files, and a
+/// caller that wants one game can stop there.
+pub fn games(inputs: &[Input]) -> impl Iterator<Item = GameEntry> + '_ {
+    Units::new(inputs).flat_map(Unit::process)
 }
 
 /// A piece of work for the parallel driver.
 enum Unit {
     Pgn(Arc<str>, RawGame),
+    Dhtml(Arc<str>, DhtmlChunk),
     Whole(Arc<str>, Format, Vec<u8>),
+    /// One record of a CBL library: the library's bytes, the record's range and index.
+    Cbl(Arc<str>, Arc<[u8]>, (usize, usize), usize),
     Failed(Box<GameEntry>),
 }
 
@@ -267,15 +379,32 @@ impl Unit {
     fn size(&self) -> usize {
         match self {
             Unit::Pgn(_, r) => r.text.len(),
+            Unit::Dhtml(_, c) => c.bytes.len(),
             Unit::Whole(_, _, b) => b.len(),
+            Unit::Cbl(_, _, (s, e), _) => e - s,
             Unit::Failed(_) => 64,
+        }
+    }
+
+    /// A failure that should reach the caller at once (a game over the cap, on a stream that may
+    /// never end).
+    fn urgent(&self) -> bool {
+        match self {
+            Unit::Pgn(_, r) => r.error.is_some(),
+            Unit::Dhtml(_, c) => c.error.is_some(),
+            Unit::Failed(_) => true,
+            _ => false,
         }
     }
 
     fn process(self) -> Vec<GameEntry> {
         match self {
             Unit::Pgn(src, raw) => vec![pgn::parse_raw(&raw, &src)],
+            Unit::Dhtml(src, chunk) => chunk.read(&src),
             Unit::Whole(src, f, bytes) => read_bytes(&src, &bytes, Some(f)),
+            Unit::Cbl(src, bytes, range, index) => {
+                vec![super::ccbridge::read_cbl_record(&bytes, range, index, &src)]
+            }
             Unit::Failed(e) => vec![*e],
         }
     }
@@ -283,69 +412,166 @@ impl Unit {
 
 type DynRead<'a> = Box<dyn BufRead + 'a>;
 
-/// Produces units from the inputs, one file at a time, streaming PGN.
+/// The source being read, one unit at a time.
+enum Current<'a> {
+    Pgn(PgnSplitter<DynRead<'a>>),
+    Dhtml(DhtmlSplitter<DynRead<'a>>),
+    Cbl(Arc<[u8]>, std::vec::IntoIter<(usize, usize)>, usize),
+}
+
+/// Produces units from the inputs, one file at a time, streaming PGN and DhtmlXQ.
 struct Units<'a> {
     inputs: std::slice::Iter<'a, Input>,
-    current: Option<(Arc<str>, PgnSplitter<DynRead<'a>>)>,
+    current: Option<(Arc<str>, Current<'a>)>,
+}
+
+impl<'a> Units<'a> {
+    fn new(inputs: &'a [Input]) -> Units<'a> {
+        Units {
+            inputs: inputs.iter(),
+            current: None,
+        }
+    }
+
+    /// The next unit of the current source, or `None` when it is done.
+    fn next_of_current(&mut self) -> Option<Unit> {
+        let (src, cur) = self.current.as_mut()?;
+        let src = src.clone();
+        let read_error = |e: io::Error, f: Format| {
+            Unit::Failed(Unit::boxed(
+                &src,
+                0,
+                f,
+                RecordError::new(kind::IO, format!("read error: {e}")),
+            ))
+        };
+        let unit = match cur {
+            Current::Pgn(s) => match s.next_game() {
+                Ok(Some(raw)) => Some(Unit::Pgn(src.clone(), raw)),
+                Ok(None) => None,
+                Err(e) => {
+                    self.current = None;
+                    return Some(read_error(e, Format::Pgn));
+                }
+            },
+            Current::Dhtml(s) => match s.next_chunk() {
+                Ok(Some(c)) => Some(Unit::Dhtml(src.clone(), c)),
+                Ok(None) => None,
+                Err(e) => {
+                    self.current = None;
+                    return Some(read_error(e, Format::Dhtmlxq));
+                }
+            },
+            Current::Cbl(bytes, ranges, index) => ranges.next().map(|r| {
+                *index += 1;
+                Unit::Cbl(src.clone(), bytes.clone(), r, *index - 1)
+            }),
+        };
+        if unit.is_none() {
+            self.current = None;
+        }
+        unit
+    }
+}
+
+/// Opens an input, refusing what is not a regular file.
+fn open(input: &Input) -> io::Result<Box<dyn BufRead>> {
+    match input {
+        Input::File(p) => {
+            // (Looked at before opening: opening a FIFO blocks until something writes to it.)
+            let m = fs::metadata(p)?;
+            let f = if m.is_file() {
+                fs::File::open(p)?
+            } else {
+                return Err(io::Error::other(format!(
+                    "not a regular file ({}): refused, as it could block or never end; use '-' \
+                     to read a stream from standard input",
+                    file_kind(&m.file_type())
+                )));
+            };
+            let m = f.metadata()?;
+            if !m.is_file() {
+                return Err(io::Error::other(format!(
+                    "not a regular file ({}): refused, as it could block or never end; use '-' \
+                     to read a stream from standard input",
+                    file_kind(&m.file_type())
+                )));
+            }
+            Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
+        }
+        Input::Stdin => Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin()))),
+    }
+}
+
+/// Reads at most `max + 1` bytes: more than `max` means the source is over the cap.
+fn read_capped(reader: &mut dyn BufRead, max: usize) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader
+        .take(max.saturating_add(1) as u64)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 impl Iterator for Units<'_> {
     type Item = Unit;
     fn next(&mut self) -> Option<Unit> {
         loop {
-            if let Some((src, splitter)) = &mut self.current {
-                match splitter.next_game() {
-                    Ok(Some(raw)) => return Some(Unit::Pgn(src.clone(), raw)),
-                    Ok(None) => self.current = None,
-                    Err(e) => {
-                        let src = src.clone();
-                        self.current = None;
-                        return Some(Unit::Failed(Unit::boxed(
-                            &src,
-                            0,
-                            Format::Pgn,
-                            RecordError::new(kind::IO, format!("read error: {e}")),
-                        )));
-                    }
+            if self.current.is_some() {
+                if let Some(u) = self.next_of_current() {
+                    return Some(u);
                 }
+                continue;
             }
             let input = self.inputs.next()?;
             let name: Arc<str> = Arc::from(input.name());
-            let reader: io::Result<Box<dyn BufRead>> = match input {
-                Input::File(p) => fs::File::open(p)
-                    .map(|f| Box::new(BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead>),
-                Input::Stdin => Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin()))),
+            let failed = |f: Format, k: &str, msg: String| {
+                Some(Unit::Failed(Unit::boxed(
+                    &name,
+                    0,
+                    f,
+                    RecordError::new(k, msg),
+                )))
             };
-            let mut reader = match reader {
+            let mut reader = match open(input) {
                 Ok(r) => r,
-                Err(e) => {
-                    return Some(Unit::Failed(Unit::boxed(
-                        &name,
-                        0,
-                        Format::Pgn,
-                        RecordError::new(kind::IO, format!("cannot open: {e}")),
-                    )));
-                }
+                Err(e) => return failed(Format::Pgn, kind::IO, format!("cannot open: {e}")),
             };
             let head = match reader.fill_buf() {
                 Ok(h) => h.to_vec(),
-                Err(e) => {
-                    return Some(Unit::Failed(Unit::boxed(
-                        &name,
-                        0,
-                        Format::Pgn,
-                        RecordError::new(kind::IO, format!("read error: {e}")),
-                    )));
-                }
+                Err(e) => return failed(Format::Pgn, kind::IO, format!("read error: {e}")),
             };
             match detect_format(&name, &head) {
                 Some(Format::Pgn) => {
-                    self.current = Some((name, PgnSplitter::new(reader)));
+                    self.current = Some((name, Current::Pgn(PgnSplitter::new(reader))));
+                }
+                Some(Format::Dhtmlxq) => {
+                    self.current = Some((name, Current::Dhtml(DhtmlSplitter::new(reader))));
+                }
+                Some(Format::Cbl) => {
+                    let mut bytes = Vec::new();
+                    if let Err(e) = reader.read_to_end(&mut bytes) {
+                        return failed(Format::Cbl, kind::IO, format!("read error: {e}"));
+                    }
+                    match super::ccbridge::cbl_records(&bytes) {
+                        Ok(ranges) => {
+                            let bytes: Arc<[u8]> = Arc::from(bytes);
+                            self.current = Some((name, Current::Cbl(bytes, ranges.into_iter(), 0)));
+                        }
+                        Err(e) => {
+                            return Some(Unit::Failed(Unit::boxed(&name, 0, Format::Cbl, e)));
+                        }
+                    }
                 }
                 Some(f) => {
-                    let mut bytes = Vec::new();
-                    return Some(match reader.read_to_end(&mut bytes) {
-                        Ok(_) => Unit::Whole(name, f, bytes),
+                    let max = super::limits::limits().max_game_bytes;
+                    return Some(match read_capped(&mut reader, max) {
+                        Ok(b) if b.len() > max => Unit::Failed(Unit::boxed(
+                            &name,
+                            0,
+                            f,
+                            super::limits::too_many_bytes(max).at_offset(max as u64),
+                        )),
+                        Ok(b) => Unit::Whole(name, f, b),
                         Err(e) => Unit::Failed(Unit::boxed(
                             &name,
                             0,
@@ -355,15 +581,11 @@ impl Iterator for Units<'_> {
                     });
                 }
                 None => {
-                    return Some(Unit::Failed(Unit::boxed(
-                        &name,
-                        0,
+                    return failed(
                         Format::Pgn,
-                        RecordError::new(
-                            kind::UNKNOWN_FORMAT,
-                            "not a game record in any known format",
-                        ),
-                    )));
+                        kind::UNKNOWN_FORMAT,
+                        "not a game record in any known format".to_owned(),
+                    );
                 }
             }
         }
@@ -377,17 +599,15 @@ pub const BATCH_BYTES: usize = 16 << 20;
 /// Reads every game of the inputs in order, parsing and replaying them in parallel batches on
 /// the current rayon pool, and calls `f` with each game in input order.
 pub fn for_each_game(inputs: &[Input], mut f: impl FnMut(GameEntry)) {
-    let mut units = Units {
-        inputs: inputs.iter(),
-        current: None,
-    };
+    let mut units = Units::new(inputs);
     loop {
         let mut batch = Vec::with_capacity(BATCH_GAMES);
         let mut bytes = 0;
         for u in units.by_ref() {
             bytes += u.size();
+            let urgent = u.urgent();
             batch.push(u);
-            if batch.len() >= BATCH_GAMES || bytes >= BATCH_BYTES {
+            if urgent || batch.len() >= BATCH_GAMES || bytes >= BATCH_BYTES {
                 break;
             }
         }

@@ -520,7 +520,7 @@ impl RawMove {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Loc {
     Byte(usize),
-    Text { line: u32, column: u32 },
+    Text { line: u64, column: u32 },
 }
 
 impl Loc {

@@ -33,6 +33,8 @@ pub struct TargetReport {
     pub piece: String,
     pub joint: bool,
     pub how: String,
+    /// What made it a chase (`ChaseTarget::reason`).
+    pub reason: String,
 }
 
 /// The whole report.
@@ -47,6 +49,12 @@ pub struct Report {
     /// [`Report::with_natural_limit`]); absent until computed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub natural_limit: Option<NaturalLimitSection>,
+    /// The event whose regulations were applied (see [`Report::with_event`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// The game is recorded as drawn before the move from which the event allows draw offers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub early_draw: Option<crate::rules::event::EarlyDraw>,
     #[serde(skip)]
     pub natures: Vec<MoveNature>,
 }
@@ -134,6 +142,7 @@ pub fn adjudicate(
                     piece: t.piece.char().to_string(),
                     joint: t.joint,
                     how: t.how.name().to_string(),
+                    reason: t.reason.clone(),
                 })
                 .collect(),
             capture: n.capture.map(|p| p.char().to_string()),
@@ -146,6 +155,8 @@ pub fn adjudicate(
         verdict: final_verdict(&cycles),
         cycles,
         natural_limit: None,
+        event: None,
+        early_draw: None,
         natures,
     })
 }
@@ -178,6 +189,20 @@ impl Report {
         Ok(self)
     }
 
+    /// Names the event and checks its regulations on the record: a game recorded as drawn
+    /// (`result`) before the move from which the event allows draw offers is flagged. (The
+    /// event's rules profile is the one to adjudicate with: [`crate::rules::event::Event::rules`].)
+    pub fn with_event(
+        mut self,
+        event: &crate::rules::event::Event,
+        result: Option<crate::record::game::GameResult>,
+        start: &Position,
+    ) -> Report {
+        self.event = Some(event.name.clone());
+        self.early_draw = event.early_draw(result, self.moves.len(), start.turn());
+        self
+    }
+
     /// The report as one JSON object.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("report serializes")
@@ -188,6 +213,16 @@ impl Report {
         use std::fmt::Write;
         let mut out = String::new();
         let _ = writeln!(out, "rules: {}", self.rules);
+        if let Some(e) = &self.event {
+            let _ = writeln!(out, "event: {e}");
+        }
+        if let Some(d) = &self.early_draw {
+            let _ = writeln!(
+                out,
+                "early draw: recorded {} after {} moves (draw offers allowed from move {})\n  {}\n  {}",
+                d.result, d.moves, d.within, d.reason_zh, d.reason_en
+            );
+        }
         let _ = writeln!(
             out,
             "{:>4}  {:<5}  {:<5} {:<8} {:<16} targets",
@@ -231,10 +266,13 @@ impl Report {
         for c in &self.cycles {
             let _ = writeln!(
                 out,
-                "\ncycle plies {}-{} (occurrence {}):\n  red:   {} {} [{}]\n  black: {} {} [{}]\n  verdict: {}\n  {}\n  {}",
+                "\ncycle plies {}-{} (occurrence {}: {} along the loop, {} visits; counted {}):\n  red:   {} {} [{}]\n  black: {} {} [{}]\n  verdict: {}\n  {}\n  {}",
                 c.start_ply,
                 c.end_ply,
                 c.occurrences,
+                c.loop_occurrences,
+                c.visits,
+                c.counting.name(),
                 c.red.name,
                 c.red.pattern,
                 c.red.natures.join(" "),

@@ -815,10 +815,10 @@ fn nature_name(k: NatureKind, lang: Lang) -> &'static str {
 
 fn profile_title(name: &str, lang: Lang) -> String {
     match (name, lang) {
-        ("slow", Lang::Zh) => "慢棋 (slow)".into(),
-        ("rapid", Lang::Zh) => "快棋 (rapid)".into(),
-        ("armageddon", Lang::Zh) => "超快棋附加赛 (armageddon)".into(),
-        ("amateur40", Lang::Zh) => "业余40回合 (amateur40)".into(),
+        ("slow", Lang::Zh) => "慢棋".into(),
+        ("rapid", Lang::Zh) => "快棋".into(),
+        ("armageddon", Lang::Zh) => "超快棋附加赛".into(),
+        ("amateur40", Lang::Zh) => "业余40回合".into(),
         (n, _) => n.into(),
     }
 }
@@ -1109,7 +1109,7 @@ impl LimitReport {
                 self.counting.name()
             ),
             format!(
-                "自然限着提和：{cz}方，第{at}步（{}，计数方式 {}）\n",
+                "自然限着提和：{cz}方，第{at}步（{}，计数方式：{}）\n",
                 profile_title(&self.profile, lang),
                 match self.counting {
                     CountingMode::FromCapture => "自最后吃子起",

@@ -15,6 +15,7 @@
 //! ```
 
 pub mod adjudicate;
+pub mod event;
 pub mod limit;
 pub mod nature;
 pub mod profile;
@@ -26,5 +27,5 @@ pub use nature::{
     Analyzer, ChaseTarget, IdleKind, IllegalMove, MoveNature, NatureKind, WinHow, classify_line,
     try_classify_line,
 };
-pub use profile::{PieceValues, Profile, VerdictTable};
+pub use profile::{OccurrenceCounting, PieceValues, Profile, VerdictTable};
 pub use repetition::{Cycle, SidePattern, Verdict, final_verdict, find_cycles};

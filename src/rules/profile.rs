@@ -15,6 +15,36 @@ pub enum VerdictTable {
     Axf,
 }
 
+/// How the occurrences of a repeated position are counted toward the ruling (RULES.md §3, "when
+/// to rule").
+///
+/// The rulebook rules when "双方走棋出现循环反复三次" (the moves of both sides go round the
+/// cycle again and again, three times: 《象棋竞赛规则》, chapter on 和棋, "符合棋例中不变作和的
+/// 有关规定"; and in the arbiter's part on 待判局面: "在对局中出现双方着法循环反复三次，一方棋手
+/// 要求裁决，称为待判局面"). What repeats is the loop of moves, not the position alone: a position
+/// that stood on the board earlier, reached by another route, is no turn of the loop. Hence the
+/// default [`OccurrenceCounting::AlongLoop`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OccurrenceCounting {
+    /// Only the consecutive turns of the loop count: the position at the end of the cycle and
+    /// its earlier stands one, two ... loop lengths back, as long as every position in between
+    /// repeated the loop (the default, following the rulebook's 着法循环反复).
+    #[default]
+    AlongLoop,
+    /// Every time the position stood on the board counts, by whatever route it was reached.
+    EveryVisit,
+}
+
+impl OccurrenceCounting {
+    pub fn name(self) -> &'static str {
+        match self {
+            OccurrenceCounting::AlongLoop => "along_loop",
+            OccurrenceCounting::EveryVisit => "every_visit",
+        }
+    }
+}
+
 /// Piece values for deciding whether a line wins material (RULES.md §1). Only the ratios matter:
 /// rook = 2 × horse = 2 × cannon, advisor = elephant. A crossed pawn "floats": it is counted
 /// apart from the pieces, so that one pawn for a piece, or a piece for several pawns, is never a gain.
@@ -56,9 +86,13 @@ pub struct Profile {
     pub values: PieceValues,
     /// Mate-threat search: the attacker's moves (all checks) searched at most (RULES.md §2,
     /// default 9).
+    ///
+    /// Rulebook clause: RULES.md §2, 杀 and "mate threat depth"; CXA 2020 第24条 24.2.
     pub mate_ply_cap: u32,
     /// "Win by a series of checks" (抽将) form of a chase: the checks searched at most before the
     /// capture (default 2).
+    ///
+    /// Rulebook clause: RULES.md §2 chase 1 (form: 抽将); CXA 2020 第24条 24.3 (从下一着开始运用将军或连续将军得子).
     pub chase_check_cap: u32,
     /// The "win by a series of checks" form of a chase read per defence (RULES.md §2.1, 抽将): a
     /// check after which every reply loses a piece or is mated threatens the pieces lost, even
@@ -66,25 +100,46 @@ pub struct Profile {
     /// CXA 参考图41). `false` (AXF, as `two_step_wins`): a win by checks needs one piece won
     /// against every defence (AXF diagram 87: a cannon whose rook in front could give a
     /// discovered check is not chasing what each defence would lose).
+    ///
+    /// Rulebook clause: RULES.md §2 chase 1 (form: 抽将); CXA 2020 第24条 24.3.
     pub checks_win_per_defence: bool,
     /// For `checks_win_per_defence`: a defence that loses no material counts as lost when the
     /// checking side then mates by checks within this many moves (default 1: the defence is
     /// mated at once, as the general stepping up into Rg8 mate in CXA 参考图41; deeper values
     /// cost a mate search after every defence of every check).
+    ///
+    /// Rulebook clause: RULES.md §2 chase 1 (form: 抽将) and 5 (safety).
     pub per_defence_mate_cap: u32,
     /// Node budget of one forcing search; when it runs out the nature is `undetermined`
     /// (default 200,000).
+    ///
+    /// Rulebook clause: RULES.md §2, "mate threat depth": undetermined rather than guessed.
     pub node_budget: u64,
     /// A recapture, or a capture by the chaser, after which the other side mates by checks within
     /// this many moves, does not count (假根 "loses at once to mate"; 5. safety). Default 3.
+    ///
+    /// Rulebook clause: RULES.md §2 chase 3 (假根: the recapture loses at once to mate) and 5 (safety); CXA 2020 第24条 24.3 (不致立即被对方将死).
     pub refutation_mate_cap: u32,
-    /// A move that answers a check is idle unless it checks (RULES.md §2: a threat that appears
-    /// because the general answered a check is idle). `true`: any answer to a check;
-    /// `false`: only moves of the general.
+    /// Which answers to a check are idle whatever they threaten (unless they check). `false`
+    /// (the default, CXA): only the general's own moves. The CXA rulebook (《象棋竞赛规则》
+    /// 2020, 第六章 棋例, 第24条 24.3) defines 捉 by what the move makes possible after it, with
+    /// no exemption for a move that answers a check; the one answer it rules idle is the
+    /// general's (图13: 车五平六 checks, the general's step 将4平5 is 闲 although Black's rook
+    /// then threatens mate: a state Red brought on himself, 红方自毙), in line with 第27条
+    /// (棋例通则: the general's own threats are idle, 帅(将)本身步步叫吃…按闲着处理). So an
+    /// advisor or any other piece that blocks a check, and so makes a new threat, chases (a real
+    /// national-championship cycle charges a chase to an advisor that blocked a check); a threat
+    /// that stood before the check and was only held back by it is not new (参考图19). Source:
+    /// the CXA 2020 rules as published with the rulebook diagrams
+    /// (github.com/ianfab/Fairy-Stockfish/files/8418924/2020.pdf and
+    /// .../8418928/default.pdf, 图13); RULES.md §2 exempts only the general. `true`: every answer
+    /// to a check is idle unless it checks (a looser reading some events use).
     pub answer_to_check_any_piece: bool,
     /// CXA special case: a chasing piece whose capture costs more elsewhere than it wins (it was
     /// the only protector of something, or shielded it on its line) does not chase. The cost is
     /// what the opponent can newly win by one capture after the chaser's capture.
+    ///
+    /// Rulebook clause: RULES.md §2, special cases (a chasing piece that is the only protector of something).
     pub capturer_duties: bool,
     /// With `capturer_duties`: the duty of a capturer that is the only protector of a piece
     /// (the ward) holds back its threat only while the opponent's last move made the attack on
@@ -94,6 +149,8 @@ pub struct Profile {
     /// crossed pawn; 图12: the cannon the red rook has just attacked steps away and so frees
     /// its rook's threat on the pawn, a chase. A piece shielded on a line (a pin, 图23) always
     /// counts. `false`: every duty holds back the threat.
+    ///
+    /// Rulebook clause: RULES.md §2, special cases (the only protector); CXA 图12, 图22, 图23.
     pub duty_needs_fresh_attack: bool,
     /// An enemy piece that stands in an exchange (兑) with one of the mover's pieces of the same
     /// value (each can take the other, and the opponent, taking first, loses nothing) is not
@@ -101,23 +158,33 @@ pub struct Profile {
     /// an attacker presses the exchange offer (RULES.md §2: 兑 is idle-class). CXA 图21: the red
     /// rook joining the horse on f5 against the horse on h6 is 兑, not 捉. `false`: such a piece
     /// is chased like any other.
+    ///
+    /// Rulebook clause: RULES.md §2 (兑 is idle-class); CXA 2020 第24条 24.4.
     pub exchange_pair_is_no_chase: bool,
     /// A mate threat that the mover already had before the move (it could have mated by checks
     /// instead) is not a new mate threat; the move is then judged as chase or idle.
+    ///
+    /// Rulebook clause: RULES.md §2 chase 2 (newness), applied to 杀.
     pub mate_threat_needs_newness: bool,
     /// Newness (RULES.md §2.2): a threat on a piece that another piece already had is still new
     /// when a further piece joins the attack (a new attacker); the same piece moving on while
     /// keeping its attack is idle (从捉到捉).
+    ///
+    /// Rulebook clause: RULES.md §2 chase 2 (newness).
     pub new_attacker_is_new: bool,
     /// A check that at the same time makes a new chase also counts as a chase of that piece when
     /// judging a perpetual chase (AXF); its nature stays `check`. Only threats to win the piece
     /// by a capture or an exchange count: after a check, a threat to win by a further series of
     /// checks is the checking attack itself (alternating check and chase is allowed in AXF).
+    ///
+    /// Rulebook clause: RULES.md §3, AXF profile differences (alternating check and chase).
     pub check_may_chase: bool,
     /// A mate threat that at the same time makes a new chase also counts as a chase of that piece
     /// when judging a perpetual chase; its nature stays `mate_threat` (AXF: perpetual mate threat
     /// is allowed, but a cannon that threatens mate while chasing a piece that cannot escape is a
     /// perpetual chase, AXF diagrams 53 and 56).
+    ///
+    /// Rulebook clause: RULES.md §3, AXF profile differences (perpetual mate threat allowed).
     pub mate_threat_may_chase: bool,
     /// A move that ends an enemy rook's or cannon's attack along a line on one of the mover's
     /// pieces (by interposing, or by taking a cannon's screen away) is a block (拦) even when the
@@ -127,11 +194,15 @@ pub struct Profile {
     /// diagrams 39-41: the black rook held by the red horse is attacked along the rank; the
     /// advisor that blocks the attack also blocks the rank's protection of the horse, and Black
     /// is not chasing the horse; diagram 61 likewise). `false`: such a cut root is a chase.
+    ///
+    /// Rulebook clause: AXF rules, rule 19 (block); RULES.md §2 special cases (断根).
     pub line_defence_is_block: bool,
     /// A counter-attack by checks that, after the capture, wins back at least what the capture
     /// won makes the capture unsound (a root by checks). `false` (AXF): protection is a direct
     /// recapture; a capture that gives a discovered check cannot be recaptured and wins the piece
     /// (AXF engine tests: discovered-check capture threats).
+    ///
+    /// Rulebook clause: RULES.md §2 chase 3 (protection judged after the capture).
     pub counter_checks_refute: bool,
     /// Safety of a capture against a counter mate threat (RULES.md §2.1, a win must net
     /// material, and §2.5, safety; the book's "return to a key defensive point"): after the
@@ -145,12 +216,16 @@ pub struct Profile {
     /// `counter_checks_refute`). Default 1: a quiet move threatening mate in one, the commonest
     /// 杀; each quiet move of the opponent is tried, so deeper values cost a mate search per move
     /// (on the speed corpus 3 costs about twice the time of the whole analysis, 1 about a fifth).
+    ///
+    /// Rulebook clause: RULES.md §2 chase 1 (a win nets material) and 5 (safety).
     pub counter_threat_mate_cap: u32,
     /// Newness (RULES.md §2.2) is judged on the attack: a capture that was possible and winning
     /// before the move, but refused only because a mate by checks followed it (safety, §2.5), is
     /// an old threat, and a move that makes it safe makes no new chase. `false`: such a threat is
     /// new. AXF diagram 103: a rook escaping a perpetual offer, which so makes its cannon's
     /// capture safe, is not chasing.
+    ///
+    /// Rulebook clause: RULES.md §2 chase 2 (newness) and 5 (safety), AXF reading.
     pub newness_ignores_safety: bool,
     /// A mutual attack of two equal pieces is an exchange offer (兑, idle-class, RULES.md §2)
     /// only when the opponent can really accept it: taking first does not lose to mate by checks
@@ -158,12 +233,16 @@ pub struct Profile {
     /// leaves a plain threat to win the piece (CXA 参考图49: the black cannon cannot take the red
     /// cannon that attacks it, since a horse check would then mate). `false` (AXF): a mutual
     /// attack of equals is an exchange offer whatever follows (AXF orange 75 and 151).
+    ///
+    /// Rulebook clause: RULES.md §2 chase 3 (false root) applied to 兑; CXA 2020 第24条 24.4 (不致立即被将死).
     pub exchange_needs_acceptance: bool,
     /// A piece with a real protector is chased when winning it takes a longer exchange (more
     /// attackers than protectors: 少根, under-protection). `false` (AXF): a protected piece is
     /// chased only when the first capture already wins material (the capturer is worth less than
     /// the target, as a horse or cannon on a rook); AXF diagrams 87 and 89: two attackers on a
     /// piece protected once is no chase.
+    ///
+    /// Rulebook clause: RULES.md §2 chase 3 (少根) and 4 (net gain beats protection).
     pub under_protection_chases: bool,
     /// A piece is won, and so chased, when capturing it wins material against every reply
     /// counting one more capture by the chaser (RULES.md §2.1 "a complete exchange that nets
@@ -172,16 +251,22 @@ pub struct Profile {
     /// that the chaser's capture answers by winning a piece it attacked with gain of tempo is no
     /// real protection. `false` (AXF, as `under_protection_chases`): a protected piece is won
     /// only by the exchange on its own square.
+    ///
+    /// Rulebook clause: RULES.md §2 chase 1 (a complete exchange that nets material) and 3 (protection judged after the capture).
     pub two_step_wins: bool,
     /// Safety of a capture (RULES.md §2.5) when the opponent stands threatening mate: the mate
     /// after the capture is looked for to `mate_ply_cap` (the depth of the mate threat), not
     /// only to `refutation_mate_cap`. A piece that can be taken only by letting the opponent
     /// carry out his mate threat is not under threat; parrying the mate while keeping the
     /// capture is then a chase (CXA 参考图35). `false`: always `refutation_mate_cap`.
+    ///
+    /// Rulebook clause: RULES.md §2 chase 5 (safety).
     pub safety_sees_standing_mate: bool,
     /// Newness (RULES.md §2.2): a direct threat (capture or exchange) on a piece that before the
     /// move could only be won by a series of checks (抽将) is a new threat. `false`: any earlier
     /// threat on the piece, whatever its form, makes the direct threat a continuing one.
+    ///
+    /// Rulebook clause: RULES.md §2 chase 2 (newness).
     pub direct_threat_renews_check_threat: bool,
     /// Newness (RULES.md §2.2) and cutting a root (断根, §2 special cases): a capture that the
     /// opponent can answer by winning back material by a series of checks (less than the
@@ -194,12 +279,18 @@ pub struct Profile {
     /// elephant moves 长捉无根子. Needs `counter_checks_refute` (the win-back by checks is read
     /// only then). `false`: a threat that could be carried out before the move continues
     /// whatever root by checks the move cuts (从捉到捉).
+    ///
+    /// Rulebook clause: RULES.md §2 chase 2 (newness) and special cases (断根).
     pub cut_check_root_is_new: bool,
     /// The general or a pawn attacking by itself is idle (CXA); joint threats remain chases.
+    ///
+    /// Rulebook clause: RULES.md §2, special cases (the general or a pawn attacking by itself); CXA 2020 第27条.
     pub king_pawn_alone_idle: bool,
     /// Winning a pawn that has just crossed the river (the opponent's last move took it across)
     /// is not a gain, so threatening it is no chase (RULES.md §1). `false` makes it count like any
     /// crossed pawn.
+    ///
+    /// Rulebook clause: RULES.md §1 (a crossed pawn floats).
     pub just_crossed_pawn_is_no_gain: bool,
     /// A mate threat counts as forbidden (CXA: 长杀 is forbidden; AXF: perpetual mate threat is
     /// allowed).
@@ -210,15 +301,34 @@ pub struct Profile {
     pub chase_needs_same_target: bool,
     /// AXF: a pattern mixing checks and chases (一将一捉) is allowed.
     pub check_chase_mix_allowed: bool,
+    /// AXF: chases by the general or a pawn are allowed: a chase target whose every chasing
+    /// piece (the capturer and the pieces taking part) is a general or a pawn does not count
+    /// toward a perpetual chase (RULES.md §3, AXF differences; AXF diagrams 67-70, and 71-75 for
+    /// the joint chases that still count). CXA: `false` (there the general or a pawn attacking
+    /// by itself is idle already, `king_pawn_alone_idle`).
+    pub king_pawn_chase_allowed: bool,
+    /// AXF: chasing a protected piece is allowed: a target won only by an exchange on its
+    /// square (`WinHow::Exchange`) counts toward a perpetual chase only when the capturer is
+    /// worth less than the target, as a horse or cannon on a rook, which is forbidden whether
+    /// or not the rook is protected (RULES.md §3, AXF differences; AXF diagrams 29, 31, 87 and
+    /// 89). CXA: `false` (a chase of an under-protected piece counts, RULES.md §2.3).
+    pub protected_chase_allowed: bool,
     /// CXA: when both sides' patterns are forbidden, a side whose every move is a chase by a single
     /// piece must vary against a side with at least one joint chase.
     pub single_vs_joint: bool,
     /// The occurrence at which the rulebook rules (default 3: three cycles). The verdict is shown
     /// from the first repetition, with the occurrence count.
     pub ruling_occurrence: u32,
+    /// How occurrences are counted toward `ruling_occurrence` (default: along the loop only; see
+    /// [`OccurrenceCounting`] for the rulebook's words). Cycles report both counts.
+    pub occurrence_counting: OccurrenceCounting,
     /// Tournament overlay: within the first `overlay_moves` moves (回合) of a game played from the
     /// initial array, a cycle whose verdict would be a draw is instead "Red must vary". Rulebook
-    /// diagrams (games set up from another position) are never affected. On for CXA events.
+    /// diagrams (games set up from another position) are never affected. This is an event's
+    /// regulation (for example the 2020 national individual championship: no draw offers within
+    /// 25 moves, and a drawn cycle there means Red must vary), not a rule of the CXA rulebook:
+    /// off in both built-in profiles, on through an event file (`events/`, [`crate::rules::event`])
+    /// or `--overlay`.
     pub tournament_overlay: bool,
     /// Moves (回合) covered by the tournament overlay (default 25).
     pub overlay_moves: u32,
@@ -267,8 +377,11 @@ impl Profile {
             chase_needs_same_target: false,
             check_chase_mix_allowed: false,
             single_vs_joint: true,
+            king_pawn_chase_allowed: false,
+            protected_chase_allowed: false,
             ruling_occurrence: 3,
-            tournament_overlay: true,
+            occurrence_counting: OccurrenceCounting::AlongLoop,
+            tournament_overlay: false,
             overlay_moves: 25,
         }
     }
@@ -282,7 +395,8 @@ impl Profile {
             chase_needs_same_target: true,
             check_chase_mix_allowed: true,
             single_vs_joint: false,
-            tournament_overlay: false,
+            king_pawn_chase_allowed: true,
+            protected_chase_allowed: true,
             capturer_duties: false,
             check_may_chase: true,
             mate_threat_may_chase: true,

@@ -11,9 +11,9 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::position::Position;
-use crate::rules::nature::{MoveNature, NatureKind};
-use crate::rules::profile::{Profile, VerdictTable};
-use crate::types::{Color, Move, Square};
+use crate::rules::nature::{ChaseTarget, MoveNature, NatureKind, WinHow};
+use crate::rules::profile::{OccurrenceCounting, Profile, VerdictTable};
+use crate::types::{Color, Move, Role, Square};
 
 /// The ruling on a cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -57,6 +57,12 @@ pub struct SidePattern {
     pub pattern: String,
     /// The Chinese name: 长将, 长捉, 一将一捉, 两闲 ...
     pub name: String,
+    /// When every move attacks (check, mate threat or chase) and the pattern is still allowed,
+    /// the profile's allowances that make it so (AXF, RULES.md §3): `mate_threat` (perpetual
+    /// mate threat), `check_and_chase` (check alternating with chase), `different_targets` (one
+    /// piece chasing different pieces in turn), `king_pawn_chase` (chases by the general or a
+    /// pawn), `protected_target` (chasing a protected piece). Empty otherwise.
+    pub allowances: Vec<String>,
 }
 
 /// A repetition cycle (an episode of one loop played again).
@@ -66,8 +72,17 @@ pub struct Cycle {
     pub start_ply: usize,
     /// Ply at which the episode's last repetition stands.
     pub end_ply: usize,
-    /// How many times the position at `end_ply` has stood on the board (2 = first repetition).
+    /// The occurrence count the ruling goes by (2 = first repetition): `loop_occurrences` or
+    /// `visits`, as the profile's `occurrence_counting` says.
     pub occurrences: u32,
+    /// How many times the position at `end_ply` has stood there along the loop: the end of the
+    /// cycle and its stands one, two ... loop lengths back within this episode (consecutive
+    /// repetitions of the cycle).
+    pub loop_occurrences: u32,
+    /// How many times the position at `end_ply` has stood on the board, by any route.
+    pub visits: u32,
+    /// Which count `occurrences` is: `along_loop` or `every_visit`.
+    pub counting: OccurrenceCounting,
     pub red: SidePattern,
     pub black: SidePattern,
     pub verdict: Verdict,
@@ -80,12 +95,246 @@ pub struct Cycle {
 struct SideFacts {
     color: Color,
     all_check: bool,
+    /// The pattern is forbidden under the profile's verdict table (CXA: 长打; AXF: perpetual
+    /// check or perpetual chase). The side's label follows it.
     forbidden: bool,
     undetermined: bool,
     all_single_chases: bool,
     has_joint: bool,
-    /// AXF: one enemy piece chased on every move.
-    same_target_chase: bool,
+    /// AXF severity: 2 perpetual check, 1 perpetual chase, 0 allowed.
+    severity: u8,
+    /// Why a pattern of attacking moves only (check, mate threat, chase) is nevertheless allowed
+    /// under the profile: the allowances applied (see [`SidePattern::allowances`]).
+    allowances: Vec<&'static str>,
+}
+
+/// The profile's allowances (RULES.md §3, AXF differences), each with its name in reports.
+const MATE_THREAT: &str = "mate_threat";
+const CHECK_AND_CHASE: &str = "check_and_chase";
+const DIFFERENT_TARGETS: &str = "different_targets";
+const KING_PAWN_CHASE: &str = "king_pawn_chase";
+const PROTECTED_TARGET: &str = "protected_target";
+
+/// The (zh, en) wording of an allowance.
+fn allowance_text(a: &str) -> (&'static str, &'static str) {
+    match a {
+        MATE_THREAT => ("长杀允许", "a perpetual mate threat is allowed"),
+        CHECK_AND_CHASE => ("将与捉交替允许", "check alternating with chase is allowed"),
+        DIFFERENT_TARGETS => (
+            "一子轮流捉不同的子允许",
+            "one piece chasing different pieces in turn is allowed",
+        ),
+        KING_PAWN_CHASE => (
+            "将（帅）、兵（卒）捉子允许",
+            "chases by the general or a pawn are allowed",
+        ),
+        PROTECTED_TARGET => ("捉有根子允许", "chasing a protected piece is allowed"),
+        _ => ("", ""),
+    }
+}
+
+fn role_value(role: Role, v: &crate::rules::profile::PieceValues) -> i32 {
+    match role {
+        Role::Rook => v.rook,
+        Role::Horse => v.horse,
+        Role::Cannon => v.cannon,
+        Role::Advisor => v.advisor,
+        Role::Elephant => v.elephant,
+        Role::Pawn => v.pawn,
+        Role::King => i32::MAX,
+    }
+}
+
+/// What one move contributes to a perpetual chase: its chase targets that count under the
+/// profile's allowances, and the allowances that removed the others.
+struct ChaseCount<'a> {
+    /// The move chases (its nature is a chase, or a check or mate threat the profile lets chase
+    /// too) with at least one counted target, or is a chase whose targets were not recorded.
+    chasing: bool,
+    targets: Vec<&'a ChaseTarget>,
+    dropped: Vec<&'static str>,
+}
+
+/// The chase targets of `n` that count toward a perpetual chase. `after` is the position after
+/// the move (where the chasers stand).
+fn chase_count<'a>(n: &'a MoveNature, after: &Position, profile: &Profile) -> ChaseCount<'a> {
+    let may_chase = match n.kind {
+        NatureKind::Chase => true,
+        NatureKind::Check => profile.check_may_chase,
+        NatureKind::MateThreat => profile.mate_threat_may_chase,
+        _ => false,
+    };
+    let mut out = ChaseCount {
+        chasing: false,
+        targets: Vec::new(),
+        dropped: Vec::new(),
+    };
+    if !may_chase {
+        return out;
+    }
+    for t in &n.targets {
+        let role_at = |sq: Square| after.piece_at(sq).map(|p| p.role);
+        // A general or pawn chasing by itself: the chase is not joint, it is won by a capture
+        // or an exchange (not by checks), and every piece of the chaser's that bears on the
+        // target is a general or a pawn (a piece whose attack the move uncovered is a chaser
+        // too, even when the chase is charged to the general or pawn that moved).
+        let king_pawn_alone = || {
+            let mut bearing = after.attackers(t.square, n.side);
+            !t.joint
+                && t.how != WinHow::Checks
+                && bearing.any()
+                && bearing.all(|sq| matches!(role_at(sq), Some(Role::King | Role::Pawn)))
+        };
+        if profile.king_pawn_chase_allowed && king_pawn_alone() {
+            push_once(&mut out.dropped, KING_PAWN_CHASE);
+            continue;
+        }
+        if profile.protected_chase_allowed
+            && t.how == WinHow::Exchange
+            && t.by
+                .first()
+                .and_then(|&sq| role_at(sq))
+                .is_none_or(|capturer| {
+                    role_value(capturer, &profile.values)
+                        >= role_value(t.piece.role, &profile.values)
+                })
+        {
+            push_once(&mut out.dropped, PROTECTED_TARGET);
+            continue;
+        }
+        out.targets.push(t);
+    }
+    out.chasing = !out.targets.is_empty() || (n.kind == NatureKind::Chase && n.targets.is_empty());
+    out
+}
+
+fn push_once(v: &mut Vec<&'static str>, a: &'static str) {
+    if !v.contains(&a) {
+        v.push(a);
+    }
+}
+
+/// Whether one enemy piece is chased on every chasing move of the side, following the chased
+/// pieces through the opponent's moves in between. `moves` are the side's moves as (index in
+/// the window, count); `window` all moves of the window.
+fn same_target(window: &[MoveNature], moves: &[(usize, &ChaseCount)]) -> bool {
+    let mut chasing = moves.iter().filter(|(_, c)| c.chasing);
+    let Some((first_index, first)) = chasing.next() else {
+        return false;
+    };
+    let mut tracked: Vec<Square> = first.targets.iter().map(|t| t.square).collect();
+    let mut last_index = *first_index;
+    for (idx, c) in chasing {
+        for om in &window[last_index + 1..*idx] {
+            for sq in tracked.iter_mut() {
+                if *sq == om.mv.from {
+                    *sq = om.mv.to;
+                }
+            }
+        }
+        tracked.retain(|sq| c.targets.iter().any(|t| t.square == *sq));
+        last_index = *idx;
+    }
+    !tracked.is_empty()
+}
+
+/// `after[i]` is the position after `window[i]`.
+fn facts(color: Color, window: &[MoveNature], after: &[Position], profile: &Profile) -> SideFacts {
+    let mine: Vec<(usize, &MoveNature)> = window
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.side == color)
+        .collect();
+    let counts: Vec<ChaseCount> = mine
+        .iter()
+        .map(|&(i, n)| chase_count(n, &after[i], profile))
+        .collect();
+    let with_counts: Vec<(usize, &ChaseCount)> =
+        mine.iter().map(|&(i, _)| i).zip(counts.iter()).collect();
+    let kinds: Vec<NatureKind> = mine.iter().map(|(_, n)| n.kind).collect();
+    let nonempty = !mine.is_empty();
+    let undetermined = kinds.contains(&NatureKind::Undetermined);
+    let all_check = nonempty && kinds.iter().all(|&k| k == NatureKind::Check);
+    let all_plain_attacking = nonempty && mine.iter().all(|(_, n)| n.is_attacking());
+    let any_chasing = counts.iter().any(|c| c.chasing);
+    // A check that chases nothing (one that also chases counts as a chase, `check_may_chase`).
+    let any_plain_check = mine
+        .iter()
+        .zip(&counts)
+        .any(|((_, n), c)| n.kind == NatureKind::Check && !c.chasing);
+    let all_single_chases = nonempty
+        && mine
+            .iter()
+            .all(|(_, n)| n.kind == NatureKind::Chase && !n.has_joint_chase());
+    let has_joint = mine
+        .iter()
+        .any(|(_, n)| n.kind == NatureKind::Chase && n.has_joint_chase());
+
+    // Each move's part in the pattern: a check, a mate threat, a counted chase, or idle-class.
+    let mut allowances: Vec<&'static str> = Vec::new();
+    let mut every_move_attacks = nonempty;
+    for ((_, n), c) in mine.iter().zip(&counts) {
+        let attacks = match n.kind {
+            NatureKind::Check => true,
+            NatureKind::MateThreat => {
+                if !profile.mate_threat_forbidden && !c.chasing {
+                    push_once(&mut allowances, MATE_THREAT);
+                }
+                profile.mate_threat_forbidden || c.chasing
+            }
+            NatureKind::Chase => c.chasing,
+            _ => false,
+        };
+        if !attacks && n.kind == NatureKind::Chase {
+            for &a in &c.dropped {
+                push_once(&mut allowances, a);
+            }
+        }
+        every_move_attacks &= attacks;
+    }
+    let mix_allowed = profile.check_chase_mix_allowed && any_plain_check && any_chasing;
+    if every_move_attacks && mix_allowed {
+        // With the mix allowed, the checks that chase nothing break the chase.
+        push_once(&mut allowances, CHECK_AND_CHASE);
+    }
+    let targets_hold =
+        !profile.chase_needs_same_target || !any_chasing || same_target(window, &with_counts);
+    if every_move_attacks && !targets_hold {
+        push_once(&mut allowances, DIFFERENT_TARGETS);
+    }
+    // AXF severity order: perpetual check > perpetual chase > everything else. A perpetual
+    // chase: every move chases (checks and mate threats count when they chase, or when the
+    // profile forbids them in the mix), one target held through when the profile needs it.
+    let chase_moves_ok = nonempty
+        && mine.iter().zip(&counts).all(|((_, n), c)| {
+            c.chasing
+                || (n.kind == NatureKind::Check && !profile.check_chase_mix_allowed)
+                || (n.kind == NatureKind::MateThreat && profile.mate_threat_forbidden)
+        });
+    let severity = if all_check {
+        2
+    } else if chase_moves_ok && any_chasing && targets_hold {
+        1
+    } else {
+        0
+    };
+    let forbidden = match profile.table {
+        VerdictTable::Cxa => all_check || (every_move_attacks && !mix_allowed && targets_hold),
+        VerdictTable::Axf => severity > 0,
+    };
+    if forbidden || !all_plain_attacking {
+        allowances.clear();
+    }
+    SideFacts {
+        color,
+        all_check,
+        forbidden,
+        undetermined,
+        all_single_chases,
+        has_joint,
+        severity,
+        allowances,
+    }
 }
 
 fn numeral(n: usize, idle: bool) -> String {
@@ -130,76 +379,6 @@ pub fn pattern_name(natures: &[&MoveNature]) -> String {
         .collect()
 }
 
-fn facts(
-    color: Color,
-    window: &[MoveNature],
-    opp_moves: &[(usize, Move)],
-    profile: &Profile,
-) -> SideFacts {
-    let mine: Vec<&MoveNature> = window.iter().filter(|n| n.side == color).collect();
-    let natures: Vec<NatureKind> = mine.iter().map(|n| n.kind).collect();
-    let attacking = |k: NatureKind| match k {
-        NatureKind::Check | NatureKind::Chase => true,
-        NatureKind::MateThreat => profile.mate_threat_forbidden,
-        _ => false,
-    };
-    let undetermined = natures.contains(&NatureKind::Undetermined);
-    let all_check = !natures.is_empty() && natures.iter().all(|&k| k == NatureKind::Check);
-    let mixes_check_and_chase =
-        natures.contains(&NatureKind::Check) && natures.contains(&NatureKind::Chase);
-    let forbidden = !natures.is_empty()
-        && natures.iter().all(|&k| attacking(k))
-        && !(profile.check_chase_mix_allowed && mixes_check_and_chase);
-    let all_single_chases = !natures.is_empty()
-        && mine
-            .iter()
-            .all(|n| n.kind == NatureKind::Chase && !n.has_joint_chase());
-    let has_joint = mine
-        .iter()
-        .any(|n| n.kind == NatureKind::Chase && n.has_joint_chase());
-    // Follow the chased pieces through the opponent's moves in between.
-    let chasing = |n: &MoveNature| {
-        n.kind == NatureKind::Chase
-            || (profile.check_may_chase && n.kind == NatureKind::Check && !n.targets.is_empty())
-            || (profile.mate_threat_may_chase
-                && n.kind == NatureKind::MateThreat
-                && !n.targets.is_empty())
-    };
-    let mut same_target_chase = !mine.is_empty() && mine.iter().all(|n| chasing(n));
-    if same_target_chase {
-        let mut tracked: Vec<Square> = mine[0].targets.iter().map(|t| t.square).collect();
-        let mut last_index = window
-            .iter()
-            .position(|n| std::ptr::eq(n, mine[0]))
-            .unwrap_or(0);
-        for n in mine.iter().skip(1) {
-            let idx = window.iter().position(|w| std::ptr::eq(w, *n)).unwrap_or(0);
-            for &(i, om) in opp_moves {
-                if i > last_index && i < idx {
-                    for sq in tracked.iter_mut() {
-                        if *sq == om.from {
-                            *sq = om.to;
-                        }
-                    }
-                }
-            }
-            tracked.retain(|sq| n.targets.iter().any(|t| t.square == *sq));
-            last_index = idx;
-        }
-        // Without the same-target requirement any unbroken series of chases is perpetual.
-        same_target_chase = !tracked.is_empty() || !profile.chase_needs_same_target;
-    }
-    SideFacts {
-        color,
-        all_check,
-        forbidden,
-        undetermined,
-        all_single_chases,
-        has_joint,
-        same_target_chase,
-    }
-}
-
 fn side_pattern(color: Color, window: &[MoveNature], f: &SideFacts) -> SidePattern {
     let mine: Vec<&MoveNature> = window.iter().filter(|n| n.side == color).collect();
     SidePattern {
@@ -213,7 +392,25 @@ fn side_pattern(color: Color, window: &[MoveNature], f: &SideFacts) -> SidePatte
         }
         .to_string(),
         name: pattern_name(&mine),
+        allowances: if f.undetermined {
+            Vec::new()
+        } else {
+            f.allowances.iter().map(|a| a.to_string()).collect()
+        },
     }
+}
+
+/// " (allowed: ...)" for the reasons, when a side's attacking pattern is allowed.
+fn allowance_note(f: &SideFacts) -> (String, String) {
+    if f.allowances.is_empty() {
+        return (String::new(), String::new());
+    }
+    let zh: Vec<&str> = f.allowances.iter().map(|a| allowance_text(a).0).collect();
+    let en: Vec<&str> = f.allowances.iter().map(|a| allowance_text(a).1).collect();
+    (
+        format!("；{}：{}", side_zh(f.color), zh.join("，")),
+        format!("; {}: {}", side_en(f.color), en.join(", ")),
+    )
 }
 
 fn side_zh(c: Color) -> &'static str {
@@ -236,6 +433,17 @@ fn rule(red: &SideFacts, black: &SideFacts, profile: &Profile) -> (Verdict, Stri
         VerdictTable::Cxa => rule_cxa(red, black, profile),
         VerdictTable::Axf => rule_axf(red, black),
     }
+}
+
+/// The verdict and reason with the sides' allowances noted.
+fn rule_noted(red: &SideFacts, black: &SideFacts, profile: &Profile) -> (Verdict, String, String) {
+    let (v, mut zh, mut en) = rule(red, black, profile);
+    for f in [red, black] {
+        let (z, e) = allowance_note(f);
+        zh.push_str(&z);
+        en.push_str(&e);
+    }
+    (v, zh, en)
 }
 
 fn rule_cxa(red: &SideFacts, black: &SideFacts, profile: &Profile) -> (Verdict, String, String) {
@@ -322,18 +530,8 @@ fn rule_cxa(red: &SideFacts, black: &SideFacts, profile: &Profile) -> (Verdict, 
     }
 }
 
-fn severity(f: &SideFacts) -> u8 {
-    if f.all_check {
-        2
-    } else if f.same_target_chase {
-        1
-    } else {
-        0
-    }
-}
-
 fn rule_axf(red: &SideFacts, black: &SideFacts) -> (Verdict, String, String) {
-    let (r, b) = (severity(red), severity(black));
+    let (r, b) = (red.severity, black.severity);
     let name_zh = |s: u8| ["允许着法", "长捉", "长将"][s as usize];
     let name_en = |s: u8| ["allowed moves", "perpetual chase", "perpetual check"][s as usize];
     if (red.undetermined && r < 2) || (black.undetermined && b < 2) {
@@ -380,13 +578,16 @@ pub fn find_cycles(
     let n = moves.len().min(natures.len());
     let mut keys = Vec::with_capacity(n + 1);
     let mut fullmoves = Vec::with_capacity(n + 1);
+    let mut positions = Vec::with_capacity(n + 1);
     let mut pos = *start;
     keys.push(pos.key());
     fullmoves.push(pos.fullmoves());
+    positions.push(pos);
     for &m in &moves[..n] {
         pos.play_unchecked(m);
         keys.push(pos.key());
         fullmoves.push(pos.fullmoves());
+        positions.push(pos);
     }
     let from_initial_array =
         start.to_setup().board == Position::start().to_setup().board && start.turn() == Color::Red;
@@ -411,12 +612,17 @@ pub fn find_cycles(
     episodes
         .into_iter()
         .map(|(start_ply, end_ply, len)| {
-            let occurrences = keys[..=end_ply].iter().filter(|&&k| k == keys[end_ply]).count() as u32;
+            let visits = keys[..=end_ply].iter().filter(|&&k| k == keys[end_ply]).count() as u32;
+            let loop_occurrences = ((end_ply - start_ply) / len) as u32 + 1;
+            let occurrences = match profile.occurrence_counting {
+                OccurrenceCounting::AlongLoop => loop_occurrences,
+                OccurrenceCounting::EveryVisit => visits,
+            };
             let window = &natures[end_ply - len..end_ply];
-            let opp: Vec<(usize, Move)> = window.iter().enumerate().map(|(i, n)| (i, n.mv)).collect();
-            let red = facts(Color::Red, window, &opp, profile);
-            let black = facts(Color::Black, window, &opp, profile);
-            let (mut verdict, mut zh, mut en) = rule(&red, &black, profile);
+            let after = &positions[end_ply - len + 1..=end_ply];
+            let red = facts(Color::Red, window, after, profile);
+            let black = facts(Color::Black, window, after, profile);
+            let (mut verdict, mut zh, mut en) = rule_noted(&red, &black, profile);
             if verdict == Verdict::Draw
                 && profile.tournament_overlay
                 && from_initial_array
@@ -443,10 +649,29 @@ pub fn find_cycles(
                 profile.ruling_occurrence,
                 if due { ": ruling applies" } else { "" }
             );
+            if loop_occurrences != visits {
+                zh = format!(
+                    "{zh}（沿循环第{loop_occurrences}次，局面共出现{visits}次；按{}计）",
+                    match profile.occurrence_counting {
+                        OccurrenceCounting::AlongLoop => "循环",
+                        OccurrenceCounting::EveryVisit => "局面出现",
+                    }
+                );
+                en = format!(
+                    "{en} ({loop_occurrences} along the loop, {visits} visits of the position; counted {})",
+                    match profile.occurrence_counting {
+                        OccurrenceCounting::AlongLoop => "along the loop",
+                        OccurrenceCounting::EveryVisit => "by every visit",
+                    }
+                );
+            }
             Cycle {
                 start_ply,
                 end_ply,
                 occurrences,
+                loop_occurrences,
+                visits,
+                counting: profile.occurrence_counting,
                 red: side_pattern(Color::Red, window, &red),
                 black: side_pattern(Color::Black, window, &black),
                 verdict,

@@ -19,6 +19,7 @@ use crate::position::Position;
 use crate::record::game::GameEntry;
 use crate::record::walk;
 use crate::report::problem;
+use crate::rules::event::{EarlyDraw, early_draw};
 use crate::rules::limit::{ClaimOptions, claim_with_natures};
 use crate::rules::nature::{NatureKind, try_classify_line};
 use crate::rules::profile::Profile;
@@ -38,6 +39,9 @@ pub struct ScreenOptions {
     /// Also find where a natural move limit (自然限着) claim would first be valid, under these
     /// options (their `rules` are ignored: the screening profile judges the natures).
     pub limit: Option<ClaimOptions>,
+    /// An event's ban on draw offers within this many moves (`no_draw_offer_within` of an event
+    /// file): a game recorded as drawn in fewer moves is reported.
+    pub draw_offer_within: Option<u32>,
 }
 
 /// A point where a natural move limit claim would be valid: the first ply of a capture-free
@@ -93,6 +97,10 @@ pub struct GameScreen {
     /// Natural move limit claims that would be valid (with [`ScreenOptions::limit`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub limit: Vec<LimitIncident>,
+    /// Recorded as drawn before the move from which the event allows draw offers (with
+    /// [`ScreenOptions::draw_offer_within`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub early_draw: Option<EarlyDraw>,
 }
 
 impl GameScreen {
@@ -126,6 +134,16 @@ impl GameScreen {
         let limit = options.limit.as_ref().map_or_else(Vec::new, |claim| {
             limit_incidents(&game.start, moves, &natures, claim)
         });
+        // The record's own length and result (not the part screened: a record broken later
+        // was still recorded as drawn after all its moves).
+        let early_draw = options.draw_offer_within.and_then(|within| {
+            early_draw(
+                within,
+                game.result,
+                game.main.nodes.len(),
+                game.start.turn(),
+            )
+        });
         let tag = |name: &str| game.tag(name).filter(|v| !v.is_empty()).map(str::to_owned);
         GameScreen {
             source: entry.source.clone(),
@@ -143,12 +161,16 @@ impl GameScreen {
             undetermined,
             incidents,
             limit,
+            early_draw,
         }
     }
 
     /// Whether the game has anything to report.
     pub fn has_incident(&self) -> bool {
-        !self.incidents.is_empty() || !self.undetermined.is_empty() || !self.limit.is_empty()
+        !self.incidents.is_empty()
+            || !self.undetermined.is_empty()
+            || !self.limit.is_empty()
+            || self.early_draw.is_some()
     }
 
     /// The text lines of the report (none for a game without incident or error).
@@ -169,11 +191,13 @@ impl GameScreen {
                 Verdict::None => "none",
             };
             out.push_str(&format!(
-                "{head}: plies {}-{}, occurrence {}{}: Red {} ({}), Black {} ({}): {verdict}\n    \
-                 loop: {}\n    {}\n    {}\n",
+                "{head}: plies {}-{}, occurrence {} ({} along the loop, {} visits){}: Red {} ({}), \
+                 Black {} ({}): {verdict}\n    loop: {}\n    {}\n    {}\n",
                 c.start_ply + 1,
                 c.end_ply,
                 c.occurrences,
+                c.loop_occurrences,
+                c.visits,
                 if i.ruling_due { ", ruling due" } else { "" },
                 c.red.name,
                 c.red.pattern,
@@ -200,6 +224,13 @@ impl GameScreen {
                 } else {
                     ""
                 },
+            ));
+        }
+        if let Some(d) = &self.early_draw {
+            out.push_str(&format!(
+                "{head}: recorded {} after {} moves, but the event allows no draw offers within \
+                 {} moves\n    {}\n",
+                d.result, d.moves, d.within, d.reason_zh
             ));
         }
         if !self.undetermined.is_empty() {
@@ -330,6 +361,8 @@ pub struct ScreenSummary {
     /// Of those, cycles whose occurrence count has reached the ruling.
     pub rulings_due: usize,
     pub undetermined_moves: usize,
+    /// Games recorded as drawn before the event allows draw offers.
+    pub early_draws: usize,
     /// Games that could not be read or replayed to the end.
     pub invalid: usize,
     /// Inputs that could not be read at all (missing files, I/O errors).
@@ -357,7 +390,15 @@ impl std::fmt::Display for ScreenSummary {
             self.undetermined_moves,
             self.invalid,
             self.unreadable
-        )
+        )?;
+        if self.early_draws > 0 {
+            write!(
+                f,
+                ", {} games recorded as drawn before draw offers are allowed",
+                self.early_draws
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -382,6 +423,7 @@ pub fn screen(
         s.incidents += g.incidents.len();
         s.rulings_due += g.incidents.iter().filter(|i| i.ruling_due).count();
         s.undetermined_moves += g.undetermined.len();
+        s.early_draws += usize::from(g.early_draw.is_some());
         if g.error.is_some() {
             s.invalid += 1;
         }

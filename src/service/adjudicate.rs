@@ -2,7 +2,9 @@
 //! natural move limit status at a ply.
 
 use super::input::{MovesSyntax, load_line_with};
-use super::options::{SettingsText, named_limit_profile, rules_profile};
+use super::options::{
+    SettingsText, event_of, event_time_control, named_limit_profile, request_profile,
+};
 use super::{GameInput, ServiceError};
 use crate::rules::adjudicate::{self, Report};
 use crate::rules::limit::ClaimOptions;
@@ -14,10 +16,18 @@ pub struct AdjudicateOptions {
     pub rules: String,
     /// A settings file for the rule profile (wins over `rules`).
     pub settings: Option<SettingsText>,
+    /// An event file's text (events/*.json): its rules profile, overlay, occurrence counting and
+    /// natural move limit (win over `rules`, `settings` and the default limit profile).
+    pub event: Option<SettingsText>,
+    /// The event's time control whose natural move limit applies (`None`: the event's default).
+    pub time_control: Option<String>,
+    /// Turn the tournament overlay on (a drawn cycle within the first moves: Red must vary).
+    pub overlay: bool,
     /// Plies played when the natural move limit status is taken (`None`: the whole game).
     pub at: Option<u32>,
-    /// The natural move limit profile: slow, rapid or amateur40.
-    pub limit_profile: String,
+    /// The natural move limit profile: slow, rapid or amateur40 (`None`: the event's time
+    /// control, else slow).
+    pub limit_profile: Option<String>,
 }
 
 impl Default for AdjudicateOptions {
@@ -25,33 +35,105 @@ impl Default for AdjudicateOptions {
         AdjudicateOptions {
             rules: "cxa".into(),
             settings: None,
+            event: None,
+            time_control: None,
+            overlay: false,
             at: None,
-            limit_profile: "slow".into(),
+            limit_profile: None,
         }
     }
 }
 
-/// Rules on the game of `input`: the report `xqa adjudicate` prints (`Report::to_json` for
-/// `--json`, `Report::to_text` otherwise).
-pub fn adjudicate(input: &GameInput, options: &AdjudicateOptions) -> Result<Report, ServiceError> {
-    Ok(adjudicate_line(input, options)?.0)
+/// The ruling on a game, with the line ruled on. A broken record is ruled on as far as its legal
+/// part goes, and `line.error` says why it stops.
+#[derive(Clone, Debug)]
+pub struct AdjudicateReport {
+    pub report: Report,
+    pub line: super::Line,
 }
 
-/// As [`adjudicate`], also giving the line ruled on (for drawing its positions).
+impl std::ops::Deref for AdjudicateReport {
+    type Target = Report;
+    fn deref(&self) -> &Report {
+        &self.report
+    }
+}
+
+impl AdjudicateReport {
+    /// The JSON object `xqa adjudicate --json` prints (pretty, without the final newline).
+    pub fn to_json(&self) -> String {
+        let v = crate::report::rulings::adjudicate_json(
+            &self.report,
+            &self.line.start,
+            self.line.header(),
+            self.line.error_json(),
+        );
+        serde_json::to_string_pretty(&v).expect("report serialises")
+    }
+
+    /// The text `xqa adjudicate` prints, in Chinese and English.
+    pub fn to_text(&self) -> String {
+        self.to_text_in(crate::report::text::TextLang::Both)
+    }
+
+    /// The text `xqa adjudicate --lang` prints (with the record's error at the end, if any).
+    pub fn to_text_in(&self, lang: crate::report::text::TextLang) -> String {
+        let mut out = crate::report::text::adjudicate_text(&self.report, &self.line.start, lang);
+        if let Some(e) = &self.line.error {
+            out.push_str(&format!(
+                "\nthe record is broken: ruled on its first {} plies only: {e}\n",
+                self.line.moves.len()
+            ));
+        }
+        out
+    }
+}
+
+/// Rules on the game of `input`: the report `xqa adjudicate` prints (`to_json` for `--json`,
+/// `to_text` otherwise). A broken record is ruled on up to its bad move.
+pub fn adjudicate(
+    input: &GameInput,
+    options: &AdjudicateOptions,
+) -> Result<AdjudicateReport, ServiceError> {
+    let (report, line) = adjudicate_line(input, options)?;
+    Ok(AdjudicateReport { report, line })
+}
+
+/// As [`adjudicate`], giving the report and the line ruled on apart.
 pub fn adjudicate_line(
     input: &GameInput,
     options: &AdjudicateOptions,
 ) -> Result<(Report, super::Line), ServiceError> {
-    let profile = rules_profile(&options.rules, options.settings.as_ref())?;
+    let event = event_of(options.event.as_ref())?;
+    let profile = request_profile(
+        &options.rules,
+        options.settings.as_ref(),
+        event.as_ref(),
+        options.overlay,
+    )?;
     let line = load_line_with(input, MovesSyntax::Rules)?;
+    let limit = match (&options.limit_profile, &event) {
+        (Some(name), _) => named_limit_profile(name)?,
+        (None, Some(e)) => event_time_control(e, options.time_control.as_deref())?
+            .limit
+            .clone(),
+        (None, None) => named_limit_profile("slow")?,
+    };
+    if let Some(at) = options.at {
+        line.check_ply("--at", at)?;
+    }
     let limit_options = ClaimOptions {
-        profile: named_limit_profile(&options.limit_profile)?,
+        profile: limit,
         rules: profile.clone(),
         ..ClaimOptions::default()
     };
-    let report = adjudicate::adjudicate(&line.start, &line.moves, &profile)
+    let mut report = adjudicate::adjudicate(&line.start, &line.moves, &profile)
         .map_err(|e| ServiceError::invalid(e.to_string()))?
         .with_natural_limit(&line.start, &line.moves, options.at, &limit_options)
         .map_err(|e| ServiceError::invalid(e.to_string()))?;
+    if let Some(e) = &event {
+        let result = line.entry.as_ref().and_then(|g| g.game.result);
+        report = report.with_event(e, result, &line.start);
+    }
     Ok((report, line))
 }

@@ -2,7 +2,9 @@
 //! the server and the Python package) and on paths (for the CLI's directory walks).
 
 use super::ServiceError;
-use super::options::{SettingsText, named_limit_profile, rules_profile};
+use super::options::{
+    SettingsText, event_of, event_time_control, named_limit_profile, request_profile,
+};
 use crate::record::{Notation, dhtmlxq, pgn};
 use crate::report::{ConvertFormat, GameReport, Summary};
 use crate::rules::limit::ClaimOptions;
@@ -36,16 +38,33 @@ pub fn validate_paths(paths: &[PathBuf], json: bool, out: &mut dyn Write) -> io:
 }
 
 /// The notation and format named by `xqa convert --to` and `--format`.
-pub fn convert_options(to: &str, format: &str) -> Result<(Notation, ConvertFormat), ServiceError> {
+pub fn convert_options(
+    to: &str,
+    format: &str,
+    rank_base: Option<&str>,
+) -> Result<(Notation, ConvertFormat), ServiceError> {
     let notation: Notation = to
         .parse()
         .map_err(|e| ServiceError::usage(format!("--to: {e}")))?;
+    // SAN numbers ranks 1-10 (pychess.org) or 0-9 (WinBoard).
+    let notation = match (notation.is_san(), rank_base) {
+        (true, Some("0")) => Notation::SanWinboard,
+        (true, Some("1")) => Notation::San,
+        (true, Some(other)) => {
+            return Err(ServiceError::usage(format!(
+                "--rank-base: '{other}' (0 for WinBoard, 1 for pychess.org)"
+            )));
+        }
+        (false, Some(_)) => return Err(ServiceError::usage("--rank-base: only for --to san")),
+        (_, None) => notation,
+    };
     let format = match format.to_ascii_lowercase().as_str() {
         "pgn" => ConvertFormat::Pgn,
         "dhtmlxq" | "ubb" => ConvertFormat::Dhtmlxq,
+        "wxf" => ConvertFormat::Wxf,
         other => {
             return Err(ServiceError::usage(format!(
-                "--format: unknown format '{other}' (pgn or dhtmlxq)"
+                "--format: unknown format '{other}' (pgn, dhtmlxq or wxf)"
             )));
         }
     };
@@ -71,21 +90,52 @@ pub fn convert(
                 dhtmlxq::write_game(&entry.game, &mut text);
                 text.push('\n');
             }
+            ConvertFormat::Wxf => {
+                crate::record::wxf_file::write_game(&entry.game, &mut text);
+                text.push('\n');
+            }
+        }
+    }
+    Ok(text)
+}
+
+/// Game `game` (1-based) of the record in `bytes` rewritten in `format`: `xqa convert --game`.
+/// Errors: no such game (usage, naming the valid range), or the game is invalid.
+pub fn convert_game(
+    bytes: &[u8],
+    name: &str,
+    game: usize,
+    notation: Notation,
+    format: ConvertFormat,
+) -> Result<String, ServiceError> {
+    let entry = super::input::load_game(bytes, name, game)?;
+    let mut text = String::new();
+    match format {
+        ConvertFormat::Pgn => pgn::write_game(&entry.game, notation, &mut text),
+        ConvertFormat::Dhtmlxq => {
+            dhtmlxq::write_game(&entry.game, &mut text);
+            text.push('\n');
+        }
+        ConvertFormat::Wxf => {
+            crate::record::wxf_file::write_game(&entry.game, &mut text);
+            text.push('\n');
         }
     }
     Ok(text)
 }
 
 /// Converts every game of the paths (see [`crate::report::convert`]): (converted, failed,
-/// unreadable).
+/// unreadable). With `json`, the games not converted are reported on `err` as JSON error
+/// documents (`{"schema":1,"code","error"}`), one per line.
 pub fn convert_paths(
     paths: &[PathBuf],
     notation: Notation,
     format: ConvertFormat,
+    json: bool,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<(usize, usize, usize)> {
-    crate::report::convert(paths, notation, format, out, err)
+    crate::report::convert(paths, notation, format, json, out, err)
 }
 
 /// The options of `screen`.
@@ -103,6 +153,13 @@ pub struct ScreenRequest {
     pub json: bool,
     /// Also report where a natural move limit claim would first be valid, under this profile.
     pub limit_profile: Option<String>,
+    /// An event file's text (events/*.json): its rules profile, overlay and draw-offer rule;
+    /// with `time_control`, its natural move limit too.
+    pub event: Option<SettingsText>,
+    /// The event's time control whose natural move limit is screened for.
+    pub time_control: Option<String>,
+    /// Turn the tournament overlay on.
+    pub overlay: bool,
 }
 
 impl Default for ScreenRequest {
@@ -114,15 +171,32 @@ impl Default for ScreenRequest {
             all: false,
             json: false,
             limit_profile: None,
+            event: None,
+            time_control: None,
+            overlay: false,
         }
     }
 }
 
 /// The screening options a request names.
 pub fn screen_options(request: &ScreenRequest) -> Result<ScreenOptions, ServiceError> {
-    let profile = rules_profile(&request.rules, request.settings.as_ref())?;
+    let event = event_of(request.event.as_ref())?;
+    let profile = request_profile(
+        &request.rules,
+        request.settings.as_ref(),
+        event.as_ref(),
+        request.overlay,
+    )?;
+    let event_limit = match (&event, &request.time_control) {
+        (Some(e), Some(tc)) => Some(event_time_control(e, Some(tc))?.limit.clone()),
+        _ => None,
+    };
     let limit = match &request.limit_profile {
-        None => None,
+        None => event_limit.map(|limit| ClaimOptions {
+            profile: limit,
+            rules: profile.clone(),
+            ..ClaimOptions::default()
+        }),
         Some(name) => Some(ClaimOptions {
             profile: named_limit_profile(name)?,
             rules: profile.clone(),
@@ -135,6 +209,7 @@ pub fn screen_options(request: &ScreenRequest) -> Result<ScreenOptions, ServiceE
         all: request.all,
         json: request.json,
         limit,
+        draw_offer_within: event.as_ref().and_then(|e| e.no_draw_offer_within),
     })
 }
 
@@ -147,12 +222,30 @@ pub fn screen(bytes: &[u8], name: &str, options: &ScreenOptions) -> Vec<GameScre
         .collect()
 }
 
+/// The objects `xqa screen --json --all` prints for every game of the record in `bytes`, one
+/// per line (see [`crate::report::screen::game_json`]).
+pub fn screen_json_lines(bytes: &[u8], name: &str, options: &ScreenOptions) -> String {
+    use rayon::prelude::*;
+    let entries = super::input::read_games(bytes, name);
+    let screens: Vec<GameScreen> = entries
+        .par_iter()
+        .map(|e| GameScreen::of(e, options))
+        .collect();
+    let mut out = String::new();
+    for (g, e) in screens.iter().zip(&entries) {
+        out.push_str(&crate::report::screen::game_json(g, e).to_string());
+        out.push('\n');
+    }
+    out
+}
+
 /// Screens every game of the paths, writing the report to `out` (see
-/// [`crate::rules::screen::screen`]).
+/// [`crate::report::screen::screen`]).
 pub fn screen_paths(
     paths: &[PathBuf],
     options: &ScreenOptions,
+    lang: crate::report::text::TextLang,
     out: &mut dyn Write,
 ) -> io::Result<ScreenSummary> {
-    crate::rules::screen::screen(paths, options, out)
+    crate::report::screen::screen(paths, options, lang, out)
 }

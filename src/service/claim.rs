@@ -1,7 +1,9 @@
 //! `claim`: judging a natural move limit (自然限着) draw claim.
 
 use super::input::load_line;
-use super::options::{SettingsText, claim_limit_profile, named_rules};
+use super::options::{
+    SettingsText, claim_limit_profile, event_of, event_time_control, rules_profile,
+};
 use super::{GameInput, Line, ServiceError};
 use crate::rules::limit::{self, ClaimOptions, CountingMode, Lang, LimitReport};
 use crate::{Color, Move, Position};
@@ -15,6 +17,11 @@ pub struct ClaimRequest {
     pub profile: String,
     /// An event settings file applied over `profile`.
     pub settings: Option<SettingsText>,
+    /// An event file's text (events/*.json): its rules profile and the natural move limit of
+    /// its time control (win over `rules`, `profile` and `settings`).
+    pub event: Option<SettingsText>,
+    /// The event's time control (`None`: the event's default).
+    pub time_control: Option<String>,
     /// Custom N (moves without capture).
     pub limit: Option<u32>,
     /// Custom cap on the claimant's checks + mate threats + chases (`Some(None)`: no cap).
@@ -27,6 +34,9 @@ pub struct ClaimRequest {
     pub from_claim: Option<u32>,
     /// The rules the move natures are judged by: cxa or axf.
     pub rules: String,
+    /// A rule settings file (every field of the rule profile, such as the node budget; wins
+    /// over `rules`).
+    pub rule_settings: Option<SettingsText>,
 }
 
 impl ClaimRequest {
@@ -36,12 +46,15 @@ impl ClaimRequest {
             claimant,
             profile: "slow".into(),
             settings: None,
+            event: None,
+            time_control: None,
             limit: None,
             attack_cap: None,
             check_cap: None,
             at: None,
             from_claim: None,
             rules: "cxa".into(),
+            rule_settings: None,
         }
     }
 }
@@ -64,12 +77,28 @@ pub struct ClaimOutcome {
 impl ClaimOutcome {
     /// The report as `xqa claim --json` prints it (without the final newline).
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(&self.report).expect("report serialises")
+        let v = crate::report::rulings::claim_json(
+            &self.report,
+            &self.line.start,
+            self.line.header(),
+            self.line.error_json(),
+        );
+        serde_json::to_string_pretty(&v).expect("report serialises")
     }
 
     /// The text report in `lang`.
     pub fn to_text(&self, lang: Lang) -> String {
-        self.report.render(lang)
+        let mut out = self.report.render(lang);
+        if let Some(e) = &self.line.error {
+            let n = self.line.moves.len();
+            out.push_str(&match lang {
+                Lang::Zh => format!("\n棋谱有误：只判断了前{n}个半回合：{e}\n"),
+                Lang::En => {
+                    format!("\nThe record is broken: judged on its first {n} plies only: {e}\n")
+                }
+            });
+        }
+        out
     }
 
     /// The board at the claim ply as an SVG picture, captioned with the verdict.
@@ -81,15 +110,43 @@ impl ClaimOutcome {
 
 /// Judges the claim of `request.claimant` on the game of `input`.
 pub fn claim(input: &GameInput, request: &ClaimRequest) -> Result<ClaimOutcome, ServiceError> {
-    let rules = named_rules(&request.rules)?;
+    let event = event_of(request.event.as_ref())?;
+    let rules = match &event {
+        Some(e) => e.rules().clone(),
+        None => rules_profile(&request.rules, request.rule_settings.as_ref())?,
+    };
     let line = load_line(input)?;
-    let (profile, counting) = claim_limit_profile(
-        &request.profile,
-        request.settings.as_ref(),
-        request.limit,
-        request.attack_cap,
-        request.check_cap,
-    )?;
+    let (profile, counting) = match &event {
+        Some(e) => {
+            let tc = event_time_control(e, request.time_control.as_deref())?;
+            let mut p = tc.limit.clone();
+            if let Some(n) = request.limit {
+                p.moves = n;
+            }
+            if let Some(c) = request.attack_cap {
+                p.attack_cap = c;
+            }
+            if let Some(c) = request.check_cap {
+                p.check_cap = c;
+            }
+            p.validate()
+                .map_err(|e| ServiceError::invalid(e.to_string()))?;
+            (p, Some(tc.counting))
+        }
+        None => claim_limit_profile(
+            &request.profile,
+            request.settings.as_ref(),
+            request.limit,
+            request.attack_cap,
+            request.check_cap,
+        )?,
+    };
+    if let Some(at) = request.at {
+        line.check_ply("--at", at)?;
+    }
+    if let Some(from) = request.from_claim {
+        line.check_ply("--from-claim", from)?;
+    }
     let at = request.at.unwrap_or(line.moves.len() as u32);
     let options = ClaimOptions {
         profile,

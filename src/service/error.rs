@@ -2,7 +2,7 @@
 //! code the CLI ends with (1: the input is invalid; 2: usage or I/O).
 
 use crate::record::RecordError;
-use crate::report::ErrorReport;
+use crate::report::schema;
 
 /// A refused or failed request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,28 +53,22 @@ impl ServiceError {
         }
     }
 
-    /// The error as one JSON object:
-    /// `{"error": {"kind","message","code", "source","game","line","column","ply","move_text",
-    /// "suggestions"}}` (the record fields only when the error comes from a record; `game` is
-    /// 1-based).
+    /// The error as one JSON object in the report schema:
+    /// `{"schema":1,"code","error":{"kind","message","file","game","line","column","offset","ply",
+    /// "move_text","suggestions"}}` (`code`: the CLI's exit code; `game` 1-based; the fields a
+    /// plain error does not know are null).
     pub fn to_json(&self) -> serde_json::Value {
-        let mut obj = serde_json::json!({
-            "kind": self.kind,
-            "message": self.message,
-            "code": self.code,
-        });
-        if let Some(e) = &self.record {
-            let detail = ErrorReport::from(e.as_ref());
-            obj["source"] = e.source.clone().into();
-            obj["game"] = (e.game + 1).into();
-            obj["line"] = detail.line.into();
-            obj["column"] = detail.column.into();
-            obj["ply"] = serde_json::json!(detail.ply);
-            obj["move_text"] = serde_json::json!(detail.move_text);
-            obj["reason"] = detail.message.into();
-            obj["suggestions"] = serde_json::json!(detail.suggestions);
-        }
-        serde_json::json!({ "error": obj })
+        let error = match &self.record {
+            Some(e) => {
+                let mut obj = schema::error_object(e);
+                // The message of a record error already names the file and game; the object
+                // gives them as fields, so it keeps the record's own reason.
+                obj["message"] = e.message.clone().into();
+                obj
+            }
+            None => schema::plain_error(&self.kind, &self.message),
+        };
+        schema::versioned(serde_json::json!({ "code": self.code, "error": error }))
     }
 }
 

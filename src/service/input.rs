@@ -17,6 +17,13 @@ pub enum GameInput {
         name: String,
         game: usize,
     },
+    /// Game `game` (1-based) of the record file at `path` (`-`: standard input), streamed up to
+    /// that game so that memory stays bounded by one game whatever the file's size (the CLI's
+    /// input; a server never reads its own file system, so it passes `Record`).
+    File {
+        path: std::path::PathBuf,
+        game: usize,
+    },
     /// A start position (the standard one when `None`) and moves in ICCS (`h2e2 h9g7` or
     /// `H2-E2 H9-G7`; move numbers and a result token are skipped).
     Fen {
@@ -51,6 +58,40 @@ pub struct Line {
     pub moves: Vec<Move>,
     /// The game read from the record (tags, comments, variations); `None` for a FEN input.
     pub entry: Option<GameEntry>,
+    /// Why the record's main line stops early: `moves` holds its legal part, up to the bad move.
+    pub error: Option<RecordError>,
+}
+
+impl Line {
+    /// The game header of the record ([`crate::report::schema::header`]); null for a FEN input.
+    pub fn header(&self) -> serde_json::Value {
+        self.entry
+            .as_ref()
+            .map_or(serde_json::Value::Null, crate::report::schema::header)
+    }
+
+    /// The error object of the record's error, or null.
+    pub fn error_json(&self) -> serde_json::Value {
+        self.error
+            .as_ref()
+            .map_or(serde_json::Value::Null, crate::report::schema::error_object)
+    }
+
+    /// Checks that `at` plies are played in the line (`what` names the option, such as `--at`):
+    /// a usage error naming the valid range otherwise.
+    pub fn check_ply(&self, what: &str, at: u32) -> Result<(), ServiceError> {
+        let n = self.moves.len();
+        if at as usize > n {
+            let broken = match &self.error {
+                Some(_) => " legal plies: the record is broken after them",
+                None => " plies",
+            };
+            return Err(ServiceError::usage(format!(
+                "{what} {at} is past the end of the game: it takes 0 to {n} (the line has {n}{broken})"
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// Which reader of ICCS moves a command has always used (their messages differ).
@@ -70,10 +111,20 @@ pub fn load_line(input: &GameInput) -> Result<Line, ServiceError> {
 pub(crate) fn load_line_with(input: &GameInput, syntax: MovesSyntax) -> Result<Line, ServiceError> {
     match input {
         GameInput::Record { bytes, name, game } => {
-            let entry = load_game(bytes, name, *game)?;
+            let entry = load_game_partial(bytes, name, *game)?;
             Ok(Line {
                 start: entry.game.start,
                 moves: entry.game.main_moves(),
+                error: entry.error.clone(),
+                entry: Some(entry),
+            })
+        }
+        GameInput::File { path, game } => {
+            let entry = load_file_partial(path, *game)?;
+            Ok(Line {
+                start: entry.game.start,
+                moves: entry.game.main_moves(),
+                error: entry.error.clone(),
                 entry: Some(entry),
             })
         }
@@ -95,35 +146,99 @@ pub(crate) fn load_line_with(input: &GameInput, syntax: MovesSyntax) -> Result<L
                 start,
                 moves,
                 entry: None,
+                error: None,
             })
         }
     }
 }
 
 /// Reads game `number` (1-based) of the record in `bytes` and returns it when it replays
-/// legally. Errors: no game `number` (the message gives how many there are), or the game is
+/// legally. Errors: no game `number` (a usage error naming the valid range), or the game is
 /// invalid (the record's own error: line, column, ply, move and reason).
 pub fn load_game(bytes: &[u8], name: &str, number: usize) -> Result<GameEntry, ServiceError> {
-    let mut entries = walk::read_bytes(name, bytes, None);
-    let count = entries.len();
-    if number == 0 || number > count {
-        return Err(ServiceError::record(
-            RecordError::new(
-                crate::record::load::NO_SUCH_GAME,
-                format!(
-                    "no such game: the file holds {count} game{}",
-                    if count == 1 { "" } else { "s" }
-                ),
-            )
-            .in_source(name)
-            .in_game(number.saturating_sub(1)),
-        ));
-    }
-    let entry = entries.swap_remove(number - 1);
+    let entry = load_game_partial(bytes, name, number)?;
     match entry.error {
         Some(e) => Err(ServiceError::record(e)),
         None => Ok(entry),
     }
+}
+
+/// Reads game `number` (1-based) of the record in `bytes`, valid or not: an invalid game holds
+/// its legal part and its error. Fails only when there is no game `number` (a usage error, exit
+/// code 2, naming the valid range) or the whole file could not be read.
+pub fn load_game_partial(
+    bytes: &[u8],
+    name: &str,
+    number: usize,
+) -> Result<GameEntry, ServiceError> {
+    let mut entries = walk::read_bytes(name, bytes, None);
+    let count = entries.len();
+    if count == 1
+        && let Some(e) = whole_file_failure(&entries[0])
+    {
+        return Err(e);
+    }
+    if number == 0 || number > count {
+        return Err(no_such_game(name, number, count));
+    }
+    Ok(entries.swap_remove(number - 1))
+}
+
+/// As [`load_game_partial`], for the record file at `path` (`-`: standard input), streamed up
+/// to game `number`: memory stays bounded by one game whatever the file's size.
+pub fn load_file_partial(path: &std::path::Path, number: usize) -> Result<GameEntry, ServiceError> {
+    let name = path.display().to_string();
+    let inputs = [walk::input_of(path)];
+    let mut count = 0;
+    for entry in walk::games(&inputs) {
+        count += 1;
+        if count == 1
+            && let Some(e) = whole_file_failure(&entry)
+        {
+            return Err(e);
+        }
+        if count == number {
+            return Ok(entry);
+        }
+    }
+    Err(no_such_game(&name, number, count))
+}
+
+/// The error of a file that failed as a whole (unknown format, bad encoding, unreadable, ...),
+/// when `entry`, its first, is one.
+fn whole_file_failure(entry: &GameEntry) -> Option<ServiceError> {
+    let e = entry.error.as_ref()?;
+    (entry.game.main.nodes.is_empty()
+        && e.ply.is_none()
+        && matches!(
+            e.kind.as_str(),
+            kind::IO | kind::ENCODING | kind::UNKNOWN_FORMAT | kind::TRUNCATED | kind::BAD_HEADER
+        ))
+    .then(|| ServiceError::record(e.clone()))
+}
+
+/// No game `number` in a file of `count` games: a usage error (exit code 2) naming the valid
+/// range, or invalid input (exit code 1) when the file holds no game at all.
+fn no_such_game(name: &str, number: usize, count: usize) -> ServiceError {
+    let range = match count {
+        0 => "it holds no game".to_owned(),
+        1 => "--game takes 1".to_owned(),
+        n => format!("--game takes 1 to {n}"),
+    };
+    let e = RecordError::new(
+        crate::record::load::NO_SUCH_GAME,
+        format!(
+            "no such game: the file holds {count} game{} ({range})",
+            if count == 1 { "" } else { "s" }
+        ),
+    )
+    .in_source(name)
+    .in_game(number.saturating_sub(1));
+    let mut err = ServiceError::record(e);
+    if count > 0 {
+        err.code = 2;
+    }
+    err
 }
 
 /// Every game of the record in `bytes`, valid or not (an invalid game holds the moves up to its

@@ -29,22 +29,26 @@ mod input;
 mod moves;
 mod options;
 mod perft;
+mod review;
+mod sheet;
 mod show;
 
-pub use adjudicate::{AdjudicateOptions, adjudicate, adjudicate_line};
+pub use adjudicate::{AdjudicateOptions, AdjudicateReport, adjudicate, adjudicate_line};
 pub use batch::{
-    ScreenRequest, convert, convert_options, convert_paths, screen, screen_options, screen_paths,
-    validate, validate_json_lines, validate_paths,
+    ScreenRequest, convert, convert_game, convert_options, convert_paths, screen,
+    screen_json_lines, screen_options, screen_paths, validate, validate_json_lines, validate_paths,
 };
 pub use claim::{ClaimOutcome, ClaimRequest, claim};
 pub use error::ServiceError;
 pub use input::{
-    GameInput, Line, load_game, load_line, parse_fen, parse_iccs_line, read_games, shorten,
-    unreadable,
+    GameInput, Line, load_game, load_game_partial, load_line, parse_fen, parse_iccs_line,
+    read_games, shorten, unreadable,
 };
-pub use moves::{MovesReport, moves};
+pub use moves::{MovesReport, moves, moves_at};
 pub use options::{
-    SettingsText, claim_limit_profile, named_limit_profile, named_rules, rules_profile,
+    SettingsText, claim_limit_profile, event_of, named_limit_profile, named_rules, rules_profile,
 };
 pub use perft::{MAX_THREADS, PerftReport, perft, thread_pool};
+pub use review::{Review, ReviewPly, board, review};
+pub use sheet::{adjudicate_sheet, claim_sheet};
 pub use show::{ShowReport, show};

@@ -3,6 +3,7 @@
 
 use super::ServiceError;
 use crate::rules::Profile;
+use crate::rules::event::{Event, EventError, TimeControl};
 use crate::rules::limit::{self, CountingMode, LimitProfile};
 
 /// The text of a JSON settings file, with the name that messages give it (its path).
@@ -70,4 +71,45 @@ pub fn claim_limit_profile(
         .profile()
         .map_err(|e| ServiceError::invalid(e.to_string()))?;
     Ok((profile, settings_obj.counting))
+}
+
+/// The event of an event file's text (events/*.json), if one is given.
+pub fn event_of(text: Option<&SettingsText>) -> Result<Option<Event>, ServiceError> {
+    text.map(|t| Event::from_json(&t.text, &t.name).map_err(event_error))
+        .transpose()
+}
+
+/// An event's time control `name` (or its default one).
+pub fn event_time_control<'e>(
+    event: &'e Event,
+    name: Option<&str>,
+) -> Result<&'e TimeControl, ServiceError> {
+    event
+        .time_control(name)
+        .map_err(|e| ServiceError::usage(e.to_string()))
+}
+
+/// An event file that cannot be read (exit 2) or does not describe an event (exit 1).
+pub fn event_error(e: EventError) -> ServiceError {
+    if e.unreadable {
+        ServiceError::usage(e.to_string())
+    } else {
+        ServiceError::invalid(e.to_string())
+    }
+}
+
+/// The rule profile of a request: the event's when one is given, else `rules` or a settings
+/// file; with the tournament overlay turned on when `overlay` asks for it.
+pub fn request_profile(
+    rules: &str,
+    settings: Option<&SettingsText>,
+    event: Option<&Event>,
+    overlay: bool,
+) -> Result<Profile, ServiceError> {
+    let mut profile = match event {
+        Some(e) => e.rules().clone(),
+        None => rules_profile(rules, settings)?,
+    };
+    profile.tournament_overlay |= overlay;
+    Ok(profile)
 }

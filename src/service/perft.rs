@@ -33,7 +33,7 @@ impl PerftReport {
                 .map(|(m, n)| (m.to_string(), serde_json::json!(n)))
                 .collect();
         }
-        obj
+        crate::report::schema::versioned(obj)
     }
 
     /// The text `xqa perft` prints.

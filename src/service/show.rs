@@ -16,6 +16,8 @@ pub struct ShowReport {
     pub diagram: String,
     /// The SVG picture, captioned with the last move.
     pub svg: String,
+    /// The line the position is taken from (with the record's error, if it is broken).
+    pub line: super::Line,
 }
 
 impl ShowReport {
@@ -43,6 +45,29 @@ impl ShowReport {
         }
     }
 
+    /// The JSON object `xqa show --json` prints (see [`crate::report::rulings::show_json`]).
+    pub fn to_json(&self) -> String {
+        let v = crate::report::rulings::show_json(
+            &self.line.start,
+            &self.line.moves,
+            self.at,
+            &self.position,
+            self.line.header(),
+            self.line.error_json(),
+        );
+        serde_json::to_string_pretty(&v).expect("report serialises")
+    }
+
+    /// The line naming the record's error, when the record is broken.
+    pub fn error_line(&self) -> Option<String> {
+        self.line.error.as_ref().map(|e| {
+            format!(
+                "The record is broken after ply {}: {e}",
+                self.line.moves.len()
+            )
+        })
+    }
+
     /// Everything `xqa show` prints, in order.
     pub fn to_text(&self) -> String {
         let mut out = format!("{}\n", self.diagram);
@@ -55,6 +80,10 @@ impl ShowReport {
             out.push_str(&l);
             out.push('\n');
         }
+        if let Some(l) = self.error_line() {
+            out.push_str(&l);
+            out.push('\n');
+        }
         out
     }
 }
@@ -62,13 +91,10 @@ impl ShowReport {
 /// The position of `input` after `at` plies (`None`: all of them).
 pub fn show(input: &GameInput, at: Option<u32>) -> Result<ShowReport, ServiceError> {
     let line = load_line(input)?;
-    let at = at.unwrap_or(line.moves.len() as u32);
-    if at as usize > line.moves.len() {
-        return Err(ServiceError::invalid(format!(
-            "--at {at} is past the end of the game ({} plies)",
-            line.moves.len()
-        )));
+    if let Some(at) = at {
+        line.check_ply("--at", at)?;
     }
+    let at = at.unwrap_or(line.moves.len() as u32);
     let mut pos = line.start;
     let mut last_text = None;
     for &m in &line.moves[..at as usize] {
@@ -83,6 +109,7 @@ pub fn show(input: &GameInput, at: Option<u32>) -> Result<ShowReport, ServiceErr
         diagram: diagram::text(&pos.to_setup(), last),
         svg: svg::position(&pos, last, caption.as_deref()),
         last: last.zip(last_text),
+        line,
     })
 }
 

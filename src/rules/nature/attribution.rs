@@ -1,0 +1,235 @@
+//! Attribution (RULES.md §2, joint chase 联合捉, and the general/pawn rule): the chaser's pieces
+//! taking part in a threat (take one away and the threat is gone), whether the chase is joint,
+//! and whether the general or a pawn attacks by itself.
+
+use super::*;
+
+impl Analyzer<'_> {
+    /// The chaser's pieces needed for a direct threat: the capturers of the principal line, and
+    /// any other piece bearing on the square without which the threat is gone.
+    ///
+    /// When several first captures win the target equally well ([`Threat::ties`]), each line
+    /// is judged and the one needing the fewest pieces counts: the target is won by whatever
+    /// line the chaser picks, so the chase is joint only when every such line needs two or
+    /// more pieces (RULES.md §2, joint chase: take one away and the threat is gone), whatever
+    /// order the captures were generated in. At an equal count the first line's pieces are
+    /// named.
+    pub(super) fn participants(
+        &mut self,
+        q: &Position,
+        t: &Threat,
+    ) -> Result<Vec<Square>, Exhausted> {
+        let mut parts = self.line_participants(q, t)?;
+        for (m, line) in &t.ties {
+            if parts.len() < 2 {
+                break;
+            }
+            let mut u = t.clone();
+            u.first = *m;
+            u.line = line.clone();
+            u.ties.clear();
+            let p = self.line_participants(q, &u)?;
+            if p.len() < parts.len() {
+                parts = p;
+            }
+        }
+        Ok(parts)
+    }
+
+    /// [`Self::participants`] for the line opened by `t.first`.
+    pub(super) fn line_participants(
+        &mut self,
+        q: &Position,
+        t: &Threat,
+    ) -> Result<Vec<Square>, Exhausted> {
+        let capturer = t.first.from;
+        if t.how == WinHow::Checks || t.follow.any() {
+            // A two-step win needs the first capturer and the piece winning the second piece
+            // (take either away and the win is gone).
+            return Ok(t.line.to_vec());
+        }
+        if let Some(parts) = self.capture_past_false_root(q, t)? {
+            return Ok(parts);
+        }
+        let us = q.turn();
+        // Pieces bearing on the square: directly or behind the capturer (x-ray), and pieces
+        // pinning a protector. A cannon's screen is not taken apart from its cannon: a cannon
+        // attacks over a screen by its nature, so the cannon chases alone (图26: the black
+        // cannon on h7 attacks the rook on d7 over its own elephant: 长捉车, one piece).
+        let mut bearing = Self::attack_bearing(q, t);
+        bearing |= Self::pinners_of_protectors(q, t.square);
+        bearing = bearing - q.pieces(us, Role::King);
+        // Necessary pieces: take one away and the threat is gone.
+        let mut parts: Vec<Square> = Vec::new();
+        for sq in bearing {
+            if !self.survives_without(q, sq, t)? {
+                parts.push(sq);
+            }
+        }
+        let lone_capturer = matches!(
+            q.piece_at(capturer).map(|p| p.role),
+            Some(Role::King) | Some(Role::Pawn)
+        );
+        if (parts.is_empty() || lone_capturer) && !parts.contains(&capturer) {
+            parts.insert(0, capturer);
+        }
+        let capturer_value = self.scalar(self.mat(q.piece_at(capturer).expect("capturer")));
+        let target_value = self.scalar(self.mat(t.piece));
+        Self::add_backers(q, t, &mut parts, (capturer_value, target_value));
+        Ok(parts)
+    }
+
+    /// An under-protected piece (少根, RULES.md §2.3) is won by an exchange: it has a real
+    /// protector, and the capturer, worth at least the target, would be taken back, so only
+    /// further attackers make the exchange win. No single piece wins it, so the chase is joint
+    /// (联合捉) even when each further attacker could be spared because another would do as
+    /// well: take them all away and the threat is gone. When the pieces found necessary one by
+    /// one are fewer than two, every piece of the chaser bearing on the square (the general
+    /// apart) takes part. The book calls a rook's attack on a horse protected once, with a
+    /// cannon behind the rook and a horse also bearing on it, an under-protected joint chase
+    /// (参考图49). A horse or cannon on a protected rook wins by its first capture and chases
+    /// alone.
+    pub(super) fn add_backers(
+        q: &Position,
+        t: &Threat,
+        parts: &mut Vec<Square>,
+        values: (i32, i32),
+    ) {
+        let (capturer, target) = values;
+        if t.how != WinHow::Exchange || parts.len() >= 2 || capturer < target {
+            return;
+        }
+        let bearing = Self::attack_bearing(q, t) - q.pieces(q.turn(), Role::King);
+        if bearing.count() < 2 {
+            return;
+        }
+        for sq in bearing {
+            if !parts.contains(&sq) {
+                parts.push(sq);
+            }
+        }
+    }
+
+    /// Whether the threat on `t.square` survives the removal of the chaser's piece on `sq`.
+    pub(super) fn survives_without(
+        &mut self,
+        q: &Position,
+        sq: Square,
+        t: &Threat,
+    ) -> Result<bool, Exhausted> {
+        let mut setup = q.to_setup();
+        setup.board[sq as usize] = None;
+        let p = Position::from_setup_unchecked(&setup);
+        for m in Self::captures_shielded(&p, q, t.square) {
+            // With the general/pawn-alone rule, their captures alone are no chase.
+            if self.profile.king_pawn_alone_idle
+                && matches!(
+                    p.piece_at(m.from).map(|x| x.role),
+                    Some(Role::King) | Some(Role::Pawn)
+                )
+            {
+                continue;
+            }
+            let (mut v, _, rec) = self.capture_balance(&p, m, false)?;
+            if !v.is_gain() && rec {
+                v = self.capture_balance(&p, m, true)?.0;
+            }
+            if v.is_gain() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Captures onto `s` in `p` (the position `q` with one of the mover's pieces taken away) that
+    /// the piece can make by its movement in `p` and that are legal in `q`. A piece whose only
+    /// part is to shield the capturer's own general (taking it away would pin the capturer)
+    /// does not take part in the threat: the capture is really open in `q` (图28: the black
+    /// elephant on e7 stands between the red cannon and the general; the horse alone chases
+    /// the rook, 长捉车).
+    pub(super) fn captures_shielded(p: &Position, q: &Position, s: Square) -> Captures {
+        let mut out = Self::captures_to(p, s);
+        if p.piece_at(s).is_none_or(|x| x.color == p.turn()) {
+            return out;
+        }
+        let movable = Self::pseudo_capturers(p, s, p.turn());
+        for m in Self::captures_to(q, s) {
+            if movable.contains(m.from) && !out.contains(&m) && !out.is_full() {
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    /// The chaser's pieces that pin a protector of the piece on `s` against its general: taking
+    /// the protector away would let them attack the enemy general. Such a pin takes part in the
+    /// threat (RULES.md §2: pinning a protector so that a piece becomes unprotected is a chase;
+    /// 图11: the red cannon on a9 pins the elephant on c9 that protects e7, so rook and cannon
+    /// chase e7 together).
+    pub(super) fn pinners_of_protectors(q: &Position, s: Square) -> Bitboard {
+        let us = q.turn();
+        let them = !us;
+        let king = q.king(them);
+        let mut out = Bitboard::EMPTY;
+        for p in Self::pseudo_capturers(q, s, them) - q.pieces(them, Role::King) {
+            let mut setup = q.to_setup();
+            setup.board[p as usize] = None;
+            let without = Position::from_setup_unchecked(&setup);
+            out |= without.attackers(king, us);
+        }
+        out - q.attackers(king, us) - q.pieces(us, Role::King)
+    }
+
+    /// The chaser's pieces that attack the square of a direct threat: the capturer, the pieces
+    /// that can move there, and those behind the capturer (x-ray).
+    pub(super) fn attack_bearing(q: &Position, t: &Threat) -> Bitboard {
+        let us = q.turn();
+        let capturer = t.first.from;
+        let mut setup = q.to_setup();
+        setup.board[capturer as usize] = None;
+        let without = Position::from_setup_unchecked(&setup);
+        Self::pseudo_capturers(q, t.square, us)
+            | Self::pseudo_capturers(&without, t.square, us)
+            | Bitboard::from_square(capturer)
+    }
+
+    /// The general or a pawn attacking by itself (CXA: idle): among the participants, only one
+    /// piece attacks the square, and it is the general or a pawn. A piece that only pins a
+    /// protector helps, but does not attack with it (参考图11: the black cannon returning to e4
+    /// pins the red advisor on e1, and the pawn on f3 then takes the advisor on f2 for nothing:
+    /// still a pawn attacking by itself, idle; with the cannon on f4 behind the pawn, the cannon
+    /// itself bears on f2: a joint chase).
+    pub(super) fn king_or_pawn_alone(q: &Position, t: &Threat, parts: &[Square]) -> bool {
+        let attacking = if t.how == WinHow::Checks || t.follow.any() {
+            Bitboard::EMPTY
+        } else {
+            Self::attack_bearing(q, t)
+        };
+        let mut attackers = parts.iter().filter(|s| attacking.contains(**s));
+        if t.follow.any()
+            && t.follow.into_iter().all(|f| {
+                matches!(
+                    q.piece_at(f).map(|p| p.role),
+                    Some(Role::King) | Some(Role::Pawn)
+                )
+            })
+        {
+            // A two-step win whose second capture is the general's or a pawn's: what the
+            // first capture makes possible is their attack by itself (参考图33: a horse
+            // trading itself for the cannon the advisor must take back, after which the pawn
+            // takes the other advisor, is idle).
+            return true;
+        }
+        let lone = match (attackers.next(), attackers.next()) {
+            (Some(&a), None) => Some(a),
+            (None, None) if parts.len() == 1 => Some(parts[0]),
+            _ => None,
+        };
+        lone.is_some_and(|a| {
+            matches!(
+                q.piece_at(a).map(|p| p.role),
+                Some(Role::King) | Some(Role::Pawn)
+            )
+        })
+    }
+}

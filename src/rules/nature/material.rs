@@ -1,0 +1,319 @@
+//! Material and the capture balance (RULES.md §1, §2.1): piece values, legal captures onto
+//! a square, the static exchange, the balance of one capture followed by the best exchange
+//! (with the false-root refutation test of §2.3 when asked), and the best capture of a
+//! position (what a side could win by one capture: the baseline of the capturer's duties).
+
+use super::*;
+
+/// Material balance: pieces and pawns apart, because a crossed pawn "floats" (RULES.md §1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mat {
+    pub pieces: i32,
+    pub pawns: i32,
+}
+
+impl std::ops::Add for Mat {
+    type Output = Mat;
+    fn add(self, o: Mat) -> Mat {
+        Mat {
+            pieces: self.pieces + o.pieces,
+            pawns: self.pawns + o.pawns,
+        }
+    }
+}
+
+impl std::ops::Sub for Mat {
+    type Output = Mat;
+    fn sub(self, o: Mat) -> Mat {
+        Mat {
+            pieces: self.pieces - o.pieces,
+            pawns: self.pawns - o.pawns,
+        }
+    }
+}
+
+impl Mat {
+    /// A real gain: no side of the balance is negative and something is won. One pawn for a
+    /// piece, or a piece for pawns, is not a gain.
+    pub fn is_gain(self) -> bool {
+        self.pieces >= 0 && self.pawns >= 0 && (self.pieces > 0 || self.pawns > 0)
+    }
+}
+
+/// When [`Analyzer::capture_balance_in`] tests recaptures for a refuting mate (a false root).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Refute {
+    Never,
+    Always,
+    /// Only when the balance without the test is no gain although the target is protected.
+    WhenNoGain,
+}
+
+/// Squares attacked by the pieces `pieces` (all of one colour) in `pos`.
+pub(super) fn attacked_squares(pos: &Position, pieces: Bitboard) -> Bitboard {
+    let occ = pos.occupied();
+    let rot = pos.occupied_rotated();
+    let mut out = Bitboard::EMPTY;
+    for sq in pieces {
+        let Some(p) = pos.piece_at(sq) else { continue };
+        out |= match p.role {
+            Role::Rook => attacks::rook_attacks(sq, occ, rot),
+            Role::Cannon => attacks::cannon_attacks(sq, occ, rot),
+            Role::Horse => attacks::horse_attacks(sq, occ),
+            Role::Elephant => attacks::elephant_attacks(sq, occ),
+            Role::Advisor => attacks::advisor_attacks(sq),
+            Role::King => attacks::king_attacks(sq),
+            Role::Pawn => attacks::pawn_attacks(p.color, sq),
+        };
+    }
+    out
+}
+
+impl Analyzer<'_> {
+    pub(super) fn mat(&self, piece: Piece) -> Mat {
+        let v = &self.profile.values;
+        let pieces = match piece.role {
+            // A pawn floats: counted apart from the pieces (RULES.md §1).
+            Role::Pawn => {
+                return Mat {
+                    pieces: 0,
+                    pawns: 1,
+                };
+            }
+            Role::Rook => v.rook,
+            Role::Horse => v.horse,
+            Role::Cannon => v.cannon,
+            Role::Advisor => v.advisor,
+            Role::Elephant => v.elephant,
+            Role::King => 10_000,
+        };
+        Mat { pieces, pawns: 0 }
+    }
+
+    pub(super) fn scalar(&self, m: Mat) -> i32 {
+        m.pieces + m.pawns * self.profile.values.pawn
+    }
+
+    /// Whether the piece on `sq` is material a chase can aim at (RULES.md §1).
+    pub(super) fn is_material(&self, piece: Piece, sq: Square) -> bool {
+        match piece.role {
+            Role::King => false,
+            Role::Pawn => !sq.on_own_side(piece.color),
+            _ => true,
+        }
+    }
+
+    /// Pieces of `by` that could move onto `s` by their own movement (ignoring pins).
+    pub(super) fn pseudo_capturers(pos: &Position, s: Square, by: Color) -> Bitboard {
+        let occ = pos.occupied();
+        let mine = pos.by_color(by);
+        let (rooks, cannons) = (pos.pieces(by, Role::Rook), pos.pieces(by, Role::Cannon));
+        let mut out = attacks::slider_attackers(s, occ, rooks, cannons);
+        out |= attacks::horse_attacker_squares(s, occ) & pos.by_role(Role::Horse);
+        out |= attacks::pawn_attackers(by, s) & pos.by_role(Role::Pawn);
+        if Bitboard::palace(by).contains(s) {
+            out |= attacks::king_attacks(s) & pos.by_role(Role::King);
+            out |= attacks::advisor_attacks(s) & pos.by_role(Role::Advisor);
+        }
+        if s.on_own_side(by) {
+            out |= attacks::elephant_attacks(s, occ) & pos.by_role(Role::Elephant);
+        }
+        out & mine
+    }
+
+    /// Legal captures onto `s` by the side to move.
+    pub(super) fn captures_to(pos: &Position, s: Square) -> Captures {
+        let us = pos.turn();
+        let mut out = Captures::new();
+        if pos.piece_at(s).is_none_or(|p| p.color == us) {
+            return out;
+        }
+        let king = pos.king(us);
+        for from in Self::pseudo_capturers(pos, s, us) {
+            let m = Move::new(from, s);
+            if !pos.leaves_king_attacked(m, king) && !out.is_full() {
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    /// Static exchange on `s`: the side to move may capture there (or stop). Returns its best
+    /// balance (never below zero: it may stand pat) and the principal line of capturing squares.
+    pub(super) fn see(
+        &mut self,
+        pos: &Position,
+        s: Square,
+        depth: u32,
+    ) -> (Mat, ArrayVec<Square, 8>) {
+        let mut scratch = *pos;
+        self.see_in(&mut scratch, s, depth)
+    }
+
+    /// [`Analyzer::see`] on a position it plays the captures on and takes them back (it is
+    /// left as it was): no copy per capture.
+    pub(super) fn see_in(
+        &mut self,
+        pos: &mut Position,
+        s: Square,
+        depth: u32,
+    ) -> (Mat, ArrayVec<Square, 8>) {
+        let mut best = Mat::default();
+        let mut best_line = ArrayVec::new();
+        if depth >= 8 {
+            return (best, best_line);
+        }
+        let Some(target) = pos.piece_at(s) else {
+            return (best, best_line);
+        };
+        let gain = self.mat(target);
+        for m in Self::captures_to(pos, s) {
+            let undo = pos.play_unchecked(m);
+            let (reply, line) = self.see_in(pos, s, depth + 1);
+            pos.undo(m, undo);
+            let v = gain - reply;
+            if self.scalar(v) > self.scalar(best) {
+                best = v;
+                best_line.clear();
+                best_line.push(m.from);
+                let _ = best_line.try_extend_from_slice(&line[..line.len().min(7)]);
+            }
+        }
+        (best, best_line)
+    }
+
+    /// The balance for the side to move of the capture `m` (onto `s`) followed by the best
+    /// exchange, and the chaser's capturing squares in the principal line. With `refute`, a
+    /// recapture after which the capturer mates by checks is no recapture (false root).
+    pub(super) fn capture_balance(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        refute: bool,
+    ) -> Result<(Mat, ArrayVec<Square, 8>, bool), Exhausted> {
+        let mode = if refute {
+            Refute::Always
+        } else {
+            Refute::Never
+        };
+        self.capture_balance_in(pos, m, mode)
+    }
+
+    /// [`Self::capture_balance`] with the refutation test as `mode` says: with
+    /// [`Refute::WhenNoGain`], the balance without it, unless that is no gain although the
+    /// target can be taken back, in which case the balance with it (the recaptures are listed
+    /// and valued once for both).
+    pub(super) fn capture_balance_in(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        mode: Refute,
+    ) -> Result<(Mat, ArrayVec<Square, 8>, bool), Exhausted> {
+        let s = m.to;
+        let target = pos.piece_at(s).expect("capture");
+        let mover = pos.piece_at(m.from).expect("capturer");
+        let mut r = pos.after(m);
+        // Each recapture's exchange value first (played and taken back on `r`: cheaper than
+        // copies); then, best first (among equal values, the first generated), the mate test
+        // of the refutation, which is the costly part: the first recapture that is not refuted
+        // is the best one, and the ones after it need no test.
+        let mut recaptures: ArrayVec<(i32, usize, Move, Mat, ArrayVec<Square, 8>), 16> =
+            ArrayVec::new();
+        for (i, rm) in Self::captures_to(&r, s).into_iter().enumerate() {
+            let undo = r.play_unchecked(rm);
+            let (ours, sub) = self.see_in(&mut r, s, 2);
+            r.undo(rm, undo);
+            let v = self.mat(mover) - ours;
+            recaptures.push((-self.scalar(v), i, rm, v, sub));
+        }
+        recaptures.sort_unstable_by_key(|e| (e.0, e.1));
+        // The balance when the recapture `best` (an index in `recaptures`) is the one made.
+        let result = |this: &Self, best: Option<usize>| {
+            let mut line: ArrayVec<Square, 8> = ArrayVec::new();
+            line.push(m.from);
+            let mut best_reply = Mat::default();
+            if let Some(e) = best.map(|i| &recaptures[i])
+                && this.scalar(e.3) > 0
+            {
+                best_reply = e.3;
+                // The chaser's further capturers: every other square of the sub-line starting
+                // with ours.
+                for (i, sq) in e.4.iter().enumerate() {
+                    if i % 2 == 0 && !line.is_full() {
+                        line.push(*sq);
+                    }
+                }
+            }
+            (this.mat(target) - best_reply, line, best.is_some())
+        };
+        let plain = (!recaptures.is_empty()).then_some(0);
+        match mode {
+            Refute::Never => return Ok(result(self, plain)),
+            Refute::WhenNoGain => {
+                let out = result(self, plain);
+                if out.0.is_gain() || !out.2 {
+                    return Ok(out);
+                }
+            }
+            Refute::Always => {}
+        }
+        let mut best = None;
+        for (i, e) in recaptures.iter().enumerate() {
+            let undo = r.play_unchecked(e.2);
+            let refuted = search::mate_by_checks_with(
+                &r,
+                self.profile.refutation_mate_cap,
+                &mut self.budget,
+                &mut self.mates,
+            );
+            r.undo(e.2, undo);
+            if !refuted? {
+                best = Some(i);
+                break;
+            }
+        }
+        Ok(result(self, best))
+    }
+
+    /// The best balance (scalar) of any capture by the side to move, except onto the squares
+    /// of `skip`.
+    pub(super) fn best_capture_skipping(&mut self, pos: &Position, skip: Bitboard) -> i32 {
+        let them = !pos.turn();
+        let mut best = 0;
+        for s in (pos.by_color(them) & pos.attacked_by(!them)) - skip {
+            if pos.piece_at(s).is_some_and(|p| p.role == Role::King) {
+                continue;
+            }
+            let (v, _) = self.see(pos, s, 0);
+            best = best.max(self.scalar(v));
+        }
+        best
+    }
+
+    /// The best balance (scalar) of any capture by the side to move, except onto `skip`.
+    pub(super) fn best_capture(&mut self, pos: &Position, skip: Option<Square>) -> i32 {
+        let them = !pos.turn();
+        let mut best = 0;
+        for s in pos.by_color(them) & pos.attacked_by(!them) {
+            if Some(s) == skip || pos.piece_at(s).is_some_and(|p| p.role == Role::King) {
+                continue;
+            }
+            let (v, _) = self.see(pos, s, 0);
+            best = best.max(self.scalar(v));
+        }
+        best
+    }
+
+    /// Whether the balance of a series of checks and its capture is a gain. As [`Mat::is_gain`],
+    /// except that pawns given up on the way may be outweighed: a crossed pawn floats (RULES.md
+    /// §1), worth at most a horse, so a pawn sacrificed to win a rook is a gain, while a pawn
+    /// for a horse or cannon, or two pawns for a rook, is not. The book rules a rook retreat
+    /// that threatens a pawn-sacrificing check winning a rook a chase (参考图29), and a
+    /// pawn-for-horse trade no gain (图24).
+    pub(super) fn series_gain(&self, total: Mat) -> bool {
+        total.is_gain()
+            || (total.pieces > 0
+                && total.pawns < 0
+                && total.pieces > -total.pawns * self.profile.values.horse)
+    }
+}

@@ -1,0 +1,604 @@
+//! Newness (RULES.md §2.2): whether a threat after the move is new or continues one that stood
+//! before it (从捉到捉 is idle; a discovered attack, a cut root, a new attacker, or an old threat
+//! made real by the moved piece is new), giving the move's chase targets.
+
+use super::*;
+
+/// Whether the move itself makes the chase of `t`: the moved piece takes part, or the move opens
+/// or closes the line (or horse leg) of a piece taking part. A check or mate threat counts as a
+/// chase only of such targets (AXF): a threat that merely appears elsewhere because the check or
+/// mate threat made a capture safe belongs to the attack on the general.
+pub(super) fn made_by_move(m: Move, t: &ChaseTarget) -> bool {
+    t.by.iter().any(|&b| {
+        if b == m.to {
+            return true;
+        }
+        let line = attacks::between(b, t.square);
+        if line.contains(m.from) || line.contains(m.to) {
+            return true;
+        }
+        // A horse's leg towards the target.
+        attacks::horse_moves(b)
+            .iter()
+            .any(|d| d.targets.contains(t.square) && d.block == m.from)
+    })
+}
+
+/// AXF line defence (see [`Profile::line_defence_is_block`]): the move `m` (played in `before`,
+/// giving `after`) ended an enemy rook's or cannon's attack along a line on the mover's piece on
+/// `c`, by interposing or by taking a cannon's screen away, and that enemy piece protected the
+/// piece on `t` through `c` (an x-ray: `c` lies between it and `t`). The threat of `c` on `t`
+/// that this leaves is a consequence of the block, not a chase. `c` must not be the moved piece.
+pub(super) fn line_defence(
+    before: &Position,
+    after: &Position,
+    m: Move,
+    c: Square,
+    t: Square,
+) -> bool {
+    let Some(cp) = after.piece_at(c) else {
+        return false;
+    };
+    if c == m.to || before.piece_at(c) != Some(cp) {
+        return false;
+    }
+    let them = !cp.color;
+    let liners = before.pieces(them, Role::Rook) | before.pieces(them, Role::Cannon);
+    for x in liners {
+        if !attacks::between(x, t).contains(c) {
+            continue;
+        }
+        let span = attacks::between(x, c);
+        if !span.contains(m.from) && !span.contains(m.to) {
+            continue;
+        }
+        let Some(xp) = before.piece_at(x) else {
+            continue;
+        };
+        if after.piece_at(x) != Some(xp) {
+            continue; // the move took the enemy piece: no block
+        }
+        let reach = |occ: Bitboard| {
+            let rot = attacks::rotate(occ);
+            if xp.role == Role::Rook {
+                attacks::rook_attacks(x, occ, rot)
+            } else {
+                attacks::cannon_attacks(x, occ, rot)
+            }
+        };
+        let attacked_before = reach(before.occupied()).contains(c);
+        let protected_through = reach(before.occupied().without(c)).contains(t);
+        let attacked_after = reach(after.occupied()).contains(c);
+        if attacked_before && protected_through && !attacked_after {
+            return true;
+        }
+    }
+    false
+}
+
+impl Analyzer<'_> {
+    /// The new threats the move makes (RULES.md §2 chase conditions), as chase targets.
+    pub(super) fn chase_targets(
+        &mut self,
+        before: &Position,
+        after: &Position,
+        m: Move,
+        prev: Option<Move>,
+    ) -> Result<Vec<ChaseTarget>, Exhausted> {
+        let moved_to = m.to;
+        let q1 = after.null_move();
+        let t1 = self.threats(&q1)?;
+        if t1.is_empty() {
+            return Ok(Vec::new());
+        }
+        // AXF: an attack that existed before but was unsafe (a mate followed the capture) is
+        // an old attack; making it safe is no new chase.
+        self.ignore_safety = self.profile.newness_ignores_safety;
+        // Only the pieces threatened now matter before the move (each piece's threat is
+        // judged on its own).
+        let now = t1
+            .iter()
+            .filter(|t| t.rel)
+            .fold(Bitboard::EMPTY, |b, t| b.with(t.square));
+        // A threat by a check read per defence is continued only by such threats (below):
+        // those before the move are listed (on the whole board) only when there is one now.
+        let per_defence = t1.iter().any(|t| t.rel && t.group.any());
+        let t0 = if per_defence {
+            self.threats(before)
+        } else {
+            self.threats_within(before, now)
+        };
+        self.ignore_safety = false;
+        let mut t0 = t0?;
+        let within = if per_defence { Bitboard::FULL } else { now };
+        t0.extend(self.threats_held_back_by_check(before, within)?);
+        let mut targets = Vec::new();
+        for t in &t1 {
+            if !t.rel {
+                continue;
+            }
+            // With `direct_threat_renews_check_threat`, a direct threat does not continue an
+            // earlier threat that needed a series of checks (a different, weaker form).
+            let renews = self.profile.direct_threat_renews_check_threat && t.how != WinHow::Checks;
+            // A threat by a check read per defence continues any earlier threat on one of the
+            // pieces it threatens together; an earlier such threat (on pieces the opponent
+            // could choose between, or give up rather than be mated) continues no other kind of
+            // threat ([`Self::per_defence_threats`]).
+            let same = |o: &&Threat| {
+                let on_piece = (o.square == t.square && o.piece == t.piece)
+                    || (t.group.contains(o.square) && q1.piece_at(o.square) == Some(o.piece));
+                let other_kind = o.group.any() && t.group.is_empty();
+                on_piece && !other_kind && !(renews && o.how == WinHow::Checks)
+            };
+            let old_rel = t0.iter().filter(same).any(|o| o.rel);
+            let old_abs = t0.iter().filter(same).any(|o| o.abs);
+            let mut parts: Option<Vec<Square>> = None;
+            // A piece that newly joins the attack (not merely the same piece moved on) makes
+            // the threat new too.
+            let mut old_capturers = Bitboard::EMPTY;
+            for o in t0.iter().filter(same) {
+                old_capturers |= o.capturers;
+            }
+            // Pieces that already bore on the square before the move do not "join" it.
+            old_capturers |= Self::pseudo_capturers(before, t.square, before.turn());
+            if old_capturers.contains(m.from) {
+                old_capturers = old_capturers.without(m.from).with(m.to);
+            }
+            let new_attacker =
+                self.profile.new_attacker_is_new && (t.capturers - old_capturers).any();
+            // Why the threat is new (for the target's reason).
+            let mut why = if !old_rel {
+                NewBecause::NoThreatBefore
+            } else {
+                NewBecause::NewAttacker
+            };
+            if old_rel && !new_attacker {
+                // The threat as such existed. It is new only if it could not really be carried
+                // out before (the capture lost something elsewhere) and the moved piece takes part.
+                let old_level = t0
+                    .iter()
+                    .filter(same)
+                    .map(|o| self.threat_level(o))
+                    .max()
+                    .unwrap_or(0);
+                if old_abs && !self.newly_bears(before, &q1, m, t.square, old_capturers) {
+                    // ... or the move cut a root by checks the capture had (断根).
+                    let Some(joint) = self.strengthens_threat(&q1, t, old_level, moved_to)? else {
+                        continue;
+                    };
+                    why = NewBecause::MadeReal;
+                    let mut p = self.participants(&q1, t)?;
+                    if joint && !p.contains(&moved_to) {
+                        p.push(moved_to);
+                    }
+                    parts = Some(p);
+                } else {
+                    why = if old_abs {
+                        NewBecause::NewAttacker
+                    } else {
+                        NewBecause::MadeReal
+                    };
+                    let mut p = self.participants(&q1, t)?;
+                    if !p.contains(&moved_to) {
+                        let parry = match self.stops_parry(&q1, t, &p, moved_to)? {
+                            None => self.strengthens_threat(&q1, t, old_level, moved_to)?,
+                            some => some,
+                        };
+                        match parry {
+                            None => continue,
+                            Some(true) => p.push(moved_to),
+                            Some(false) => {}
+                        }
+                    }
+                    parts = Some(p);
+                }
+            }
+            if self.profile.exchange_pair_is_no_chase
+                && t.how != WinHow::Checks
+                && !self.wins_by_value(&q1, t)
+                && self.target_in_exchange(before, &q1, t.square)?
+            {
+                continue; // the target can be traded: pressing the exchange (兑), not a chase
+            }
+            if self.profile.line_defence_is_block
+                && t.how != WinHow::Checks
+                && line_defence(before, after, m, t.first.from, t.square)
+            {
+                continue; // the move blocked an attack on the capturer: 拦, not a chase
+            }
+            if self.profile.just_crossed_pawn_is_no_gain
+                && t.piece.role == Role::Pawn
+                && prev.is_some_and(|p| {
+                    p.to == t.square
+                        && p.from.on_own_side(t.piece.color)
+                        && !p.to.on_own_side(t.piece.color)
+                })
+            {
+                continue; // the pawn has just crossed the river: winning it is no gain
+            }
+            let parts = match parts {
+                Some(p) => p,
+                None => self.participants(&q1, t)?,
+            };
+            if self.profile.king_pawn_alone_idle && Self::king_or_pawn_alone(&q1, t, &parts) {
+                continue;
+            }
+            if self.profile.counter_threat_mate_cap > 0
+                && t.how != WinHow::Checks
+                && self.refuted_by_counter_threat(&q1, t)?
+            {
+                continue; // taking it lets a mate threat win it back: no win (图18)
+            }
+            // A target several pieces could each win alone (`t.capturers`) is charged to the
+            // moved piece when it is one of them, else to one whose attack the move made
+            // (opened its line or leg, or gave it a screen): which of them is named is
+            // otherwise a free choice (the first found), and a check or mate threat chases
+            // only what the move itself makes ([`made_by_move`]), whatever order the captures
+            // were found in.
+            let parts = if parts.len() == 1 && t.how != WinHow::Checks && t.follow.is_empty() {
+                let made_by = |c: Square| {
+                    made_by_move(
+                        m,
+                        &ChaseTarget {
+                            square: t.square,
+                            piece: t.piece,
+                            joint: false,
+                            how: t.how,
+                            by: vec![c],
+                            reason: String::new(),
+                        },
+                    )
+                };
+                if t.capturers.contains(moved_to) {
+                    vec![moved_to]
+                } else if made_by(parts[0]) {
+                    parts
+                } else {
+                    match t.capturers.into_iter().find(|&c| made_by(c)) {
+                        Some(c) => vec![c],
+                        None => parts,
+                    }
+                }
+            } else {
+                parts
+            };
+            // A screen the move brings in acts with its cannon (联合捉: two cannons, a rook or
+            // a horse moved in front of a cannon): taken away, the cannon's capture is gone, so
+            // the chase is joint unless another piece wins the target without it (every piece
+            // that can start a winning capture is a cannon over that screen). A screen that
+            // stood there is part of the board, not a chaser (图26: the cannon attacking the
+            // rook over its own elephant chases alone).
+            let mut parts = parts;
+            let screened = |c: Square| {
+                q1.piece_at(c).is_some_and(|p| p.role == Role::Cannon)
+                    && attacks::between(c, t.square).contains(moved_to)
+            };
+            if t.how != WinHow::Checks
+                && t.follow.is_empty()
+                && !parts.contains(&moved_to)
+                && t.capturers.any()
+                && t.capturers.into_iter().all(screened)
+                && screened(t.first.from)
+            {
+                if !parts.contains(&t.first.from) {
+                    parts.insert(0, t.first.from);
+                }
+                parts.push(moved_to);
+            }
+            let reason = self.chase_reason(&q1, t, &parts, m, why);
+            targets.push(ChaseTarget {
+                square: t.square,
+                piece: t.piece,
+                joint: parts.len() >= 2,
+                how: t.how,
+                by: parts,
+                reason,
+            });
+        }
+        Ok(targets)
+    }
+
+    /// How really a threat can be carried out, for newness (RULES.md §2.2): 0 when no capture of
+    /// it can be made now without losing elsewhere what it wins or being mated (sound only
+    /// counting what it newly gives away: [`Self::capture_is_sound`]), 1 when it can, but every
+    /// such capture is answered by a win-back by checks worth less (a root by checks,
+    /// [`Threat::rooted`]; only with [`Profile::cut_check_root_is_new`]), 2 when some capture
+    /// can be made with no win-back at all. A threat won by checks or in two steps counts 2
+    /// when it can be made now (its roots are not read).
+    pub(super) fn threat_level(&self, t: &Threat) -> u8 {
+        match (t.abs, t.rooted && self.profile.cut_check_root_is_new) {
+            (false, _) => 0,
+            (true, true) => 1,
+            (true, false) => 2,
+        }
+    }
+
+    /// The level ([`Self::threat_level`]) of the best capture of the enemy piece on `s` in `q`
+    /// (the side to move capturing), as far as what the capture gives away elsewhere is
+    /// concerned, for [`Self::strengthens_threat`]: among the captures that win material on
+    /// the square, one counts 0 when what it newly gives away (what the capturer protected or
+    /// shielded, as the capturer's duties count it) eats up all it wins, or when it is not
+    /// sound even counting only that (a mate or a win-back by checks of as much follows); 1
+    /// when a smaller win-back by checks answers it ([`Self::counter_seen`], read as
+    /// [`Self::threat_level`] reads it); 2 otherwise. What
+    /// the opponent could take anyway does not lower it: a piece left hanging whatever the
+    /// capture is no cost of the capture. `None` when no capture wins material on the square
+    /// (the exchange there, and the pieces it needs, are [`Self::participants`]' concern).
+    pub(super) fn capture_level_at(
+        &mut self,
+        q: &Position,
+        s: Square,
+    ) -> Result<Option<u8>, Exhausted> {
+        let Some(piece) = q.piece_at(s) else {
+            return Ok(None);
+        };
+        let mut level = None;
+        let base = self.best_capture(&q.null_move(), None);
+        for m in Self::captures_to(q, s) {
+            if self.stands_in_exchange(q, m.from, s)? {
+                continue;
+            }
+            let (mut v, _, rec) = self.capture_balance_in(q, m, Refute::WhenNoGain)?;
+            if rec && !self.profile.under_protection_chases {
+                let capturer = q.piece_at(m.from).expect("capturer");
+                v = self.mat(piece) - self.mat(capturer);
+            }
+            if !v.is_gain() {
+                continue;
+            }
+            level = level.max(Some(0));
+            let new_cost = (self.best_capture(&q.after(m), Some(m.to)) - base).max(0);
+            if self.scalar(v) - new_cost <= 0 {
+                continue;
+            }
+            let (rel, abs) = self.capture_is_sound(q, m, v, rec)?;
+            if rel || abs {
+                let rooted = self.counter_seen && self.profile.cut_check_root_is_new;
+                level = level.max(Some(if rooted { 1 } else { 2 }));
+                if level == Some(2) {
+                    break;
+                }
+            }
+        }
+        Ok(level)
+    }
+
+    /// Whether the piece on `guard` (the piece just moved) takes part in the direct threat `t`
+    /// of `q` by making it real: the threat is now carried out more surely than it could be
+    /// before the move (`old_level`, [`Self::threat_level`]), and would not be without the
+    /// guard (taken off the board, [`Self::capture_level_at`]). Newness (RULES.md §2.2) then
+    /// holds: what continues is a weaker threat, and the move that makes it real is a chase.
+    /// `Some(joint)` when the guard takes part: `joint` when without it the capture would not
+    /// be real at all (take it away and the threat is gone: RULES.md §2, joint chase); when
+    /// it only cut a root of the target, the capturer chases alone (an unrooted piece). Two
+    /// ways:
+    ///
+    /// - The capture, before, cost more elsewhere than it won, and the guard now covers what
+    ///   the capture would newly give away: it protects a piece the capturer leaves
+    ///   unprotected (the capturer was its screen or protector, RULES.md §2 special cases: the
+    ///   chaser's duties, taken over by the guard). 参考图15: the black rook, attacked on h1,
+    ///   steps back to h3, where it protects the horse on g3; the cannon on g5 can now take the
+    ///   horse on g2, which before cost the rook and then the horse g3 (its cannon-g7 root runs
+    ///   over g5): a joint chase. A piece that merely steps out of danger, the capture elsewhere
+    ///   becoming real because it no longer hangs, is not needed for it (take it away and the
+    ///   capture costs nothing more): idle (参考图37: the cannon i4 evading the rook; 参考图21:
+    ///   the rook d4 evading the horse, though on d3 it still guards the cannon d6, which
+    ///   without it would hang whatever Black takes).
+    /// - The capture could be made, but the opponent would answer it by winning back material
+    ///   by checks (less than the capture wins, or it would be no threat at all): a root by
+    ///   checks of the target, and the guard now stops those checks (断根, RULES.md §2: cutting
+    ///   a root is a chase). 图3: the red elephant going to g0 blocks Rh0+, with which Black
+    ///   answers Rxc1 by winning the advisor e1; the book calls the elephant moves 长捉无根子
+    ///   (the rook chases the horse alone). A piece that was itself what the checks would win,
+    ///   and steps away, is not needed.
+    ///
+    /// A guard whose removal would leave the side to move in check (it shields its general) is
+    /// not counted. Only direct threats (capture or exchange on the square) are read.
+    pub(super) fn strengthens_threat(
+        &mut self,
+        q: &Position,
+        t: &Threat,
+        old_level: u8,
+        guard: Square,
+    ) -> Result<Option<bool>, Exhausted> {
+        if t.how == WinHow::Checks || t.follow.any() || t.group.any() {
+            return Ok(None);
+        }
+        let level = self.threat_level(t);
+        if level <= old_level || q.piece_at(guard).is_none_or(|p| p.role == Role::King) {
+            return Ok(None);
+        }
+        let mut setup = q.to_setup();
+        setup.board[guard as usize] = None;
+        let without = Position::from_setup_unchecked(&setup);
+        if without.is_check() {
+            return Ok(None);
+        }
+        let Some(level_without) = self.capture_level_at(&without, t.square)? else {
+            return Ok(None);
+        };
+        Ok((level_without < level).then_some(level_without == 0))
+    }
+
+    /// Whether the piece on `guard` takes part in the threat `t` by stopping the target from
+    /// parrying it with a capture: the target could take one of the chaser's participants
+    /// `parts` (the capturer, another needed piece, or a cannon's screen) without losing
+    /// material or being mated, were the guard not on the board, and cannot with it there (the
+    /// guard protects that participant, pins the target, or mates after the capture). A threat
+    /// that the target can end by such a capture is no threat to win it, so the guard is one of
+    /// the pieces needed together to win it (RULES.md §2, joint chase: take one away and the
+    /// threat is gone). Used for a threat that stood before the move but could not really be
+    /// carried out, and that the move makes real: the move is a chase when the moved piece
+    /// takes part, this way or directly, and idle when it merely stepped out of danger (RULES.md
+    /// §2, newness). The book rules a rook stepping back next to its horse, the screen of a
+    /// cannon aiming at an unprotected rook that attacks the horse, a joint chase by rook,
+    /// horse and cannon (参考图39); a horse whose steps keep the enemy cannon from taking the
+    /// cannon that attacks it (the capture would be met by a mating check) a chase of that
+    /// cannon (参考图49); and a cannon or rook that only evades, the threat elsewhere becoming
+    /// real, idle (参考图37, 参考图21).
+    ///
+    /// `Some(joint)` when the guard takes part: `joint` when the participant it keeps is not the
+    /// capturer itself. When the target could take the capturer, the two attack each other;
+    /// the guard only makes that counter-capture impossible or losing, so that the attack is one
+    /// way (no exchange offer): the capturer chases alone, as the book's 长捉无根子 by the
+    /// cannon in 参考图49. A guard of another participant (a screen) wins the target together
+    /// with it (参考图39).
+    pub(super) fn stops_parry(
+        &mut self,
+        q: &Position,
+        t: &Threat,
+        parts: &[Square],
+        guard: Square,
+    ) -> Result<Option<bool>, Exhausted> {
+        if t.how == WinHow::Checks {
+            return Ok(None);
+        }
+        let us = q.turn();
+        let mut pieces = Bitboard::EMPTY;
+        for &p in parts {
+            pieces |= Bitboard::from_square(p);
+            if q.piece_at(p).is_some_and(|x| x.role == Role::Cannon) {
+                pieces |= attacks::between(p, t.square) & q.by_color(us);
+            }
+        }
+        let mut setup = q.to_setup();
+        setup.board[guard as usize] = None;
+        let without = Position::from_setup_unchecked(&setup).null_move();
+        let opp = q.null_move();
+        let mut found = None;
+        for x in pieces.without(guard) {
+            if self.parry_by_capture(&without, t.square, x)?
+                && !self.parry_by_capture(&opp, t.square, x)?
+            {
+                // Not by board order: a guard of any participant but the capturer is joint.
+                found = Some(found == Some(true) || x != t.first.from);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Whether the side to move of `pos` can take the piece on `x` with its piece on `target`
+    /// without losing material in the exchange there (a recapture answered by mate is none, as
+    /// for a false root) and without being mated by checks after it.
+    pub(super) fn parry_by_capture(
+        &mut self,
+        pos: &Position,
+        target: Square,
+        x: Square,
+    ) -> Result<bool, Exhausted> {
+        let m = Move::new(target, x);
+        if !Self::captures_to(pos, x).contains(&m) {
+            return Ok(false);
+        }
+        let (v, _, _) = self.capture_balance(pos, m, true)?;
+        if self.scalar(v) < 0 {
+            return Ok(false);
+        }
+        Ok(!search::mate_by_checks_with(
+            &pos.after(m),
+            self.profile.refutation_mate_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )?)
+    }
+
+    /// Whether the moved piece newly bears on `s` (it can move there, or it is the screen of a
+    /// cannon that can, and did neither before the move). With `new_attacker_is_new`, a piece
+    /// that joins the attack on a piece already threatened, and is needed for the new threat
+    /// (the caller checks that it is a participant), makes the threat new: the threat now
+    /// rests on a new combination of pieces (图26: the rook comes back to d4 and, with the
+    /// horse on d2, wins the cannon on e4 that only the horse on g3 protects; before, only a
+    /// series of checks could win it).
+    pub(super) fn newly_bears(
+        &self,
+        before: &Position,
+        q1: &Position,
+        m: Move,
+        s: Square,
+        old_capturers: Bitboard,
+    ) -> bool {
+        if !self.profile.new_attacker_is_new || old_capturers.contains(m.to) {
+            return false;
+        }
+        let us = q1.turn();
+        let bears = |pos: &Position, sq: Square| {
+            if Self::pseudo_capturers(pos, s, us).contains(sq) {
+                return true;
+            }
+            let occ = pos.occupied();
+            let rot = pos.occupied_rotated();
+            let cannons = attacks::cannon_attacks(s, occ, rot) & pos.pieces(us, Role::Cannon);
+            let lines = attacks::rook_attacks(s, occ, rot);
+            cannons
+                .filter(|&c| (attacks::rook_attacks(c, occ, rot) & lines).contains(sq))
+                .count()
+                > 0
+        };
+        bears(q1, m.to) && !bears(before, m.from)
+    }
+}
+
+/// Why a threat after the move is new (RULES.md §2.2), for [`ChaseTarget::reason`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum NewBecause {
+    /// No threat on the piece stood before the move.
+    NoThreatBefore,
+    /// The threat stood, but a piece that did not bear on the target joins it.
+    NewAttacker,
+    /// The threat stood but could not really be carried out (it cost more elsewhere than it
+    /// won, lost to mate, or was answered by a win-back by checks), and the move makes it real.
+    MadeReal,
+}
+
+impl Analyzer<'_> {
+    /// The short reason of a chase target: what is won, how, and why the threat is new, in
+    /// words that name pieces, not squares (so that a mirrored board reads the same).
+    pub(super) fn chase_reason(
+        &self,
+        q: &Position,
+        t: &Threat,
+        parts: &[Square],
+        m: Move,
+        why: NewBecause,
+    ) -> String {
+        let name = |p: Piece| match p.role {
+            Role::Rook => "rook",
+            Role::Horse => "horse",
+            Role::Cannon => "cannon",
+            Role::Advisor => "advisor",
+            Role::Elephant => "elephant",
+            Role::Pawn => "crossed pawn",
+            Role::King => "general",
+        };
+        let by: Vec<&str> = parts
+            .iter()
+            .filter_map(|&s| q.piece_at(s).map(name))
+            .collect();
+        let won = format!(
+            "wins the {} ({})",
+            name(t.piece),
+            self.scalar(self.mat(t.piece))
+        );
+        let how = match t.how {
+            WinHow::Capture => "by a capture no real protector answers".to_string(),
+            WinHow::Exchange if t.follow.any() => {
+                "in two steps: the capture, then a second piece after the recapture".to_string()
+            }
+            WinHow::Exchange => "by the whole exchange on its square, netting material".to_string(),
+            WinHow::Checks => "by a series of checks ending in its capture".to_string(),
+        };
+        let moved_takes_part = parts.contains(&m.to);
+        let new = match why {
+            NewBecause::NoThreatBefore if moved_takes_part => {
+                "new: the moved piece makes the attack"
+            }
+            NewBecause::NoThreatBefore => "new: the move opens the attack (no threat before it)",
+            NewBecause::NewAttacker => "new: a piece joins the attack",
+            NewBecause::MadeReal => {
+                "new: before the move the capture could not really be made, now it can"
+            }
+        };
+        let joint = if parts.len() >= 2 { "jointly " } else { "" };
+        format!("{won} {how}, {joint}by {}; {new}", by.join(" + "))
+    }
+}

@@ -1,0 +1,534 @@
+//! Protection (RULES.md §2.3 roots, §2.5 safety, §2 special cases): whether a winning capture can
+//! really be made. A real root takes back; a false root (假根) takes back only to be mated; a root
+//! by checks wins back less than the capture; the capturer's duties (it was the only protector of
+//! something); a mate after the capture; a counter mate threat that refutes it (图18).
+
+use super::*;
+
+impl Analyzer<'_> {
+    /// Safety and cost of a winning capture: the capturer's side is not mated right after it, and
+    /// what the opponent can newly win elsewhere (the capturer left a piece it protected or
+    /// shielded) does not eat up the gain.
+    ///
+    /// The cost rule reads RULES.md §2 (special cases) literally: a chasing piece that is the
+    /// only protector of something does not chase when carrying out the capture *costs more
+    /// than it gains*. A cost equal to the gain (a horse won, a cannon lost) leaves the threat
+    /// a chase (the first member of the pair; the second, the capture can really be made now,
+    /// still needs a net gain). The book rules a rook that attacks an unrooted horse while it
+    /// is the only protector of its cannon a chase (图28: 捉无根马), and a rook that gives a
+    /// cannon joint chase of a horse whose capture leaves a pawn unprotected a chase (图25).
+    pub(super) fn capture_is_sound(
+        &mut self,
+        q: &Position,
+        m: Move,
+        v: Mat,
+        recaptured: bool,
+    ) -> Result<(bool, bool), Exhausted> {
+        self.counter_seen = false;
+        let r = q.after(m);
+        // The capturer's duties first (cheap): a capture that is neither sound counting what it
+        // newly gives away nor sound counting everything needs no safety test.
+        // Wards under a standing attack whose loss leaves the threat as such
+        // ([`Self::standing_wards_excused`]).
+        let mut excused = Bitboard::EMPTY;
+        let mut duties = if self.profile.capturer_duties {
+            let base_pos = q.null_move();
+            let base = match self.base_capture {
+                Some((k, v)) if k == base_pos.key() => v,
+                _ => {
+                    let v = self.best_capture(&base_pos, None);
+                    self.base_capture = Some((base_pos.key(), v));
+                    v
+                }
+            };
+            let after = self.best_capture(&r, Some(m.to));
+            let gain = self.scalar(v);
+            let mut rel = Self::duty_cost_within_gain(gain, (after - base).max(0));
+            if !rel && self.profile.duty_needs_fresh_attack {
+                excused = self.standing_wards_excused(q, &r, m, gain, base);
+                rel = excused.any();
+            }
+            (rel, gain - after > 0)
+        } else {
+            (true, true)
+        };
+        if duties == (false, false) {
+            return Ok(duties);
+        }
+        if !self.ignore_safety {
+            let cap = self.safety_cap(q)?;
+            if search::mate_by_checks_with(&r, cap, &mut self.budget, &mut self.mates)? {
+                return Ok((false, false));
+            }
+        }
+        // A counter-attack by checks that wins back at least as much is a root too.
+        if self.profile.chase_check_cap > 0 && self.profile.counter_checks_refute {
+            let cap = self.profile.chase_check_cap;
+            // (The capturer, when its recapture is already counted, is not looked for.)
+            let mut wanted = Bitboard::FULL;
+            if recaptured {
+                wanted = wanted.without(m.to);
+            }
+            let wins = self.check_wins(&r, cap, Mat::default(), wanted)?;
+            // What the opponent could win by checks before the capture, only when needed.
+            let base = q.null_move();
+            let before = if wins.is_empty() {
+                Vec::new()
+            } else {
+                match &self.base_checks {
+                    Some((k, v)) if *k == base.key() => v.clone(),
+                    _ => {
+                        let v: Vec<Square> = self
+                            .check_wins(&base, cap, Mat::default(), Bitboard::FULL)?
+                            .into_iter()
+                            .map(|w| w.0)
+                            .collect();
+                        self.base_checks = Some((base.key(), v.clone()));
+                        v
+                    }
+                }
+            };
+            for (t, _, _, back) in wins {
+                if recaptured && t == m.to {
+                    // Winning the capturer back is the recapture the exchange balance `v`
+                    // already counts; a route to it through checks is no further loss.
+                    continue;
+                }
+                if before.contains(&t) {
+                    // The opponent could already win it by checks: not caused by the capture,
+                    // but a win-back that answers it, so a root by checks of the captured piece
+                    // ([`Threat::rooted`]) unless he could take it anyway, checks or not; the
+                    // capture is sound all the same.
+                    if !self.already_winnable(&base, &r, t) {
+                        self.counter_seen = true;
+                    }
+                    continue;
+                }
+                if self.already_winnable(&base, &r, t) {
+                    continue; // the opponent could already do that: not caused by the capture
+                }
+                if excused.contains(t) {
+                    // A standing ward won by checks: the capture cannot really be made now.
+                    duties.1 = false;
+                    continue;
+                }
+                // A new win-back by checks: it refutes the capture unless less than the gain,
+                // and is then a root by checks.
+                self.counter_seen = true;
+                if !(v - back).is_gain() {
+                    return Ok((false, false));
+                }
+            }
+        }
+        Ok(duties)
+    }
+
+    /// The capturer's duties (RULES.md §2, special cases: "a chasing piece that is itself the
+    /// only protector of something, so that carrying out the capture costs more than it gains,
+    /// does not chase"): the threat stands unless what the opponent newly wins after the capture
+    /// (`cost`, the piece the capturer protected or shielded) is worth *more* than the capture
+    /// wins (`gain`). A cost equal to the gain leaves the threat: the capture is then an even
+    /// trade at worst, not a loss. 参考图27: the red cannon on c6 takes the unprotected rook on
+    /// c1 and so uncovers the rook on a6 to the black rook on f6, rook for rook; the book rules
+    /// the cannon move a chase. 图23: the black cannon on b1 taking the horse on h1 would uncover
+    /// its rook on b3 to the red rook on b0, rook for horse: idle.
+    pub(super) fn duty_cost_within_gain(gain: i32, cost: i32) -> bool {
+        gain - cost >= 0
+    }
+
+    /// The protector's duty against a standing attack ([`Profile::duty_needs_fresh_attack`],
+    /// RULES.md §2, special cases: "a chasing piece that is itself the only protector of
+    /// something, so that carrying out the capture costs more than it gains, does not chase").
+    /// The duty holds the protector's threat back only while the piece it protects (the ward)
+    /// is under an attack that the opponent's last move made: the opponent then defends the
+    /// target indirectly, by attacking what the capture would abandon, and the protector, which
+    /// has not yet had a move to answer that attack, cannot carry out its threat without losing
+    /// the ward. When the ward already stood attacked before the opponent's last move (or the
+    /// chaser's own move put it there), the chaser has had its move and left the ward hanging
+    /// on the protector: the threat as such stands (a chase when new), though the capture cannot
+    /// really be made at once (it stays unsound, so that the ward stepping away later makes no
+    /// new chase unless the moved piece takes part). Where the history is unknown (the first
+    /// move of a line, or the opponent's last move not classified by this analyser) the attack
+    /// counts as standing. A piece the capturer shields on a line (the ward was not attacked
+    /// before the capture: a pin, 图23) always counts, and so does any ward when the threats
+    /// listed are not those just before or after a classified move.
+    ///
+    /// The book rules the rook on d6 that slides to e6, still the only protector of its horse
+    /// on b6 (which the black rook on b8 attacks), and so attacks the crossed pawn on e4, a
+    /// chase (图22: 长捉, although taking the pawn loses the horse); and the black cannon on h7,
+    /// which the red rook has just attacked and which only the rook on g7 protects, stepping
+    /// away to i7 a chase of the pawn on g9 (图12: the rook could not take it while the cannon
+    /// hung on it). Nothing in the material tells the two apart: in both a crossed pawn is won
+    /// and a horse or cannon lost, the ward is attacked by a rook that would lose itself taking
+    /// it while protected, and nothing is won back after the ward falls. The age of the attack
+    /// on the ward does.
+    ///
+    /// Returns the wards under a standing attack when the capture's cost, leaving them out, is
+    /// within its gain (the threat as such then stands); empty otherwise.
+    pub(super) fn standing_wards_excused(
+        &mut self,
+        q: &Position,
+        r: &Position,
+        m: Move,
+        gain: i32,
+        base: i32,
+    ) -> Bitboard {
+        let prev_before = match &self.ward_history {
+            Some((keys, p)) if keys.contains(&q.key()) => *p,
+            _ => return Bitboard::EMPTY,
+        };
+        let (us, them) = (q.turn(), !q.turn());
+        // Wards: our pieces that the opponent attacked before the capture and the capturer
+        // protected, whose attack does not come from his last move.
+        let attacked = q.attacked_by(them);
+        let mut standing = Bitboard::EMPTY;
+        for w in q.by_color(us).without(m.from) & attacked {
+            if !Self::pseudo_capturers(q, w, us).contains(m.from) {
+                continue;
+            }
+            let fresh = prev_before.is_some_and(|p| {
+                p.piece_at(w) == q.piece_at(w) && !p.attacked_by(them).contains(w)
+            });
+            if !fresh {
+                standing |= Bitboard::from_square(w);
+            }
+        }
+        if standing.is_empty() {
+            return standing;
+        }
+        let after = self.best_capture_skipping(r, standing.with(m.to));
+        if Self::duty_cost_within_gain(gain, (after - base).max(0)) {
+            standing
+        } else {
+            Bitboard::EMPTY
+        }
+    }
+
+    /// How deep a mate after a capture in `q` is looked for (RULES.md §2.5, safety: after
+    /// winning the piece the chaser is not mated). Normally `refutation_mate_cap`, to keep the
+    /// test cheap; but when the opponent already stands threatening mate (were the side to move
+    /// of `q` to pass, he would mate by checks within `mate_ply_cap`), a capture that does not
+    /// parry that threat lets him carry it out, however deep it is: the full mate depth is used
+    /// ([`Profile::safety_sees_standing_mate`]). So a threat to win a piece that cannot be
+    /// carried out while the opponent's mate threat stands is no threat, and the move that
+    /// parries the mate and keeps the capture makes it new (参考图35: the black rook returning
+    /// to f4 stops Red's mate and makes the cannon's capture of the rook c6 real: a chase).
+    /// Looked for only when the opponent stood threatening mate before the move being judged
+    /// (his last move was a mate threat; searched when that move was not classified here);
+    /// then, per position, whether the threat still stands. Outside [`Self::classify`],
+    /// shallow.
+    pub(super) fn safety_cap(&mut self, q: &Position) -> Result<u32, Exhausted> {
+        let shallow = self.profile.refutation_mate_cap;
+        if !self.profile.safety_sees_standing_mate || self.profile.mate_ply_cap <= shallow {
+            return Ok(shallow);
+        }
+        // Only when the opponent stood threatening mate before the move being judged (his
+        // last move's own mate-threat search, in the mate table): a mate threat he gets only
+        // from that move itself is that move's consequence, judged by the shallow test.
+        let gate = match self.standing_before {
+            Some((_, g)) => g,
+            None => return Ok(shallow),
+        };
+        let gate = match gate {
+            Some(g) => g,
+            None => {
+                let before = self.standing_before.expect("set").0;
+                let g = search::mate_by_checks_with(
+                    &before.null_move(),
+                    self.profile.mate_ply_cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )?;
+                self.standing_before = Some((before, Some(g)));
+                g
+            }
+        };
+        if !gate {
+            return Ok(shallow);
+        }
+        if let Some((k, cap)) = self.safety
+            && k == q.key()
+        {
+            return Ok(cap);
+        }
+        let standing = search::mate_by_checks_with(
+            &q.null_move(),
+            self.profile.mate_ply_cap,
+            &mut self.budget,
+            &mut self.mates,
+        )?;
+        let cap = if standing {
+            self.profile.mate_ply_cap
+        } else {
+            shallow
+        };
+        self.safety = Some((q.key(), cap));
+        Ok(cap)
+    }
+
+    /// Safety (RULES.md §2.5) of a win by checks: after the check `m` and any reply, the
+    /// capture of the target on `s` must leave the capturer's side unmated. A win by checks
+    /// whose final capture walks into mate is no threat, exactly as a direct capture that does
+    /// (图8: with the black general on f8, the cannon's check on e2 followed by the rook taking
+    /// a6 loses to Red's checks, so the general's step back to f9 is what creates the threat on
+    /// a6). Checked on the threats found, not inside the check search, to keep that search
+    /// cheap: after a reply, a target that cannot be taken at once (a further check is needed)
+    /// is taken as safe.
+    pub(super) fn check_win_is_safe(
+        &mut self,
+        q: &Position,
+        m: Move,
+        s: Square,
+    ) -> Result<bool, Exhausted> {
+        let cap = self.safety_cap(q)?;
+        let r = q.after(m);
+        for rep in search::legal_replies(&r) {
+            let s2 = r.after(rep);
+            let caps = Self::captures_to(&s2, s);
+            if caps.is_empty() {
+                continue;
+            }
+            let mut safe = false;
+            for cm in caps {
+                if !search::mate_by_checks_with(
+                    &s2.after(cm),
+                    cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )? {
+                    safe = true;
+                    break;
+                }
+            }
+            if !safe {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether the side to move of `base` could already win the piece standing on `t` in
+    /// `after` by a direct capture (the same piece on the same square, and the exchange there a
+    /// gain). A counter-attack by checks that ends in winning such a piece is not caused by the
+    /// capture being judged: the opponent could take it anyway, so it is no root of the captured
+    /// piece (RULES.md §2.3: protection is judged after the capture, and only what the capture
+    /// newly allows can make it unsafe; 图8: the black rook takes the a6 pawn once its general
+    /// has stepped back, although Red could then win the c3 pawn after a check, as it could
+    /// before).
+    pub(super) fn already_winnable(
+        &mut self,
+        base: &Position,
+        after: &Position,
+        t: Square,
+    ) -> bool {
+        if base.piece_at(t).is_none() || base.piece_at(t) != after.piece_at(t) {
+            return false;
+        }
+        self.see(base, t, 0).0.is_gain()
+    }
+
+    /// When a protector of the target can recapture only to be mated (a false root, 假根,
+    /// RULES.md §2.3), the target counts as unprotected and the chaser is the piece that
+    /// captures, with its own screen if it is a cannon: the pieces behind the mate, or backing
+    /// the capturer up against what protection remains, take no part in winning it. So a pawn
+    /// or the general taking such a piece still attacks by itself (idle, CXA): the book rules a
+    /// pawn taking an elephant whose recapture would be mated a pawn chase, though a horse also
+    /// bears on the square (参考图5). `None` when no recapture is refuted by mate (the general
+    /// analysis applies).
+    pub(super) fn capture_past_false_root(
+        &mut self,
+        q: &Position,
+        t: &Threat,
+    ) -> Result<Option<Vec<Square>>, Exhausted> {
+        if t.how == WinHow::Checks {
+            return Ok(None);
+        }
+        let capturer = t.first.from;
+        let r = q.after(t.first);
+        let mut refuted = false;
+        for rm in Self::captures_to(&r, t.square) {
+            if search::mate_by_checks_with(
+                &r.after(rm),
+                self.profile.refutation_mate_cap,
+                &mut self.budget,
+                &mut self.mates,
+            )? {
+                refuted = true;
+                break;
+            }
+        }
+        if !refuted {
+            return Ok(None);
+        }
+        let mut parts = vec![capturer];
+        if q.piece_at(capturer).is_some_and(|p| p.role == Role::Cannon) {
+            let screen = attacks::between(capturer, t.square) & q.by_color(q.turn());
+            parts.extend(screen);
+        }
+        Ok(Some(parts))
+    }
+
+    /// Whether every capture that would win the target of `t` (the side to move of `q` takes it)
+    /// is refuted by a counter mate threat ([`Profile::counter_threat_mate_cap`]), so that the
+    /// threat to win it is no threat.
+    ///
+    /// The reading (RULES.md §2.1: a chase threatens to *win* the piece, a capture that nets
+    /// material; §2.5, safety: after winning the piece the chaser is not mated; the book's
+    /// "return to a key defensive point", 回到防守要点): the opponent answers the capture not by
+    /// a check (the mate and check-win tests of [`Self::capture_is_sound`] see those) but by a
+    /// quiet move, no capture and no check, after which he would mate by checks within the cap
+    /// were the capturer to pass. The capture is refuted when the capturer's best parry (one
+    /// move, then the opponent's best capture by static exchange, or a mate by checks within
+    /// the cap) leaves it no material ahead, and no better off than not capturing at all (the
+    /// same quiet move made without the capture, parried the same way: a loss the opponent's
+    /// threat inflicts anyway is not the capture's cost). A capture after which every parry is
+    /// mated is refuted however the position stood before it. A piece that stands on a
+    /// defensive point, where it parries a mate threat at no cost, so does not chase what it
+    /// attacks from there when taking it gives that defence up: CXA 图18, the red rook returning
+    /// to e4 attacks the unprotected elephant on e7, but after Rxe7 the black general's step to
+    /// d9 threatens Rxd2 mate; on e7 the rook can no longer parry it by Rd4+ (Rd7+ is met by
+    /// Axd7), and every other parry gives back at least the elephant (the advisor on d2, or the
+    /// rook for the horse on e3): the return is idle.
+    ///
+    /// Only the targets a move would otherwise chase are tested (the caller's last test), so
+    /// the threats before the move (newness) are listed without it: a move that parries such a
+    /// counter threat while keeping the attack is read as continuing it (从捉到捉), as for the
+    /// other tests that are not rerun there. Cost: every quiet move of the opponent after each
+    /// such capture gets a mate search (with the default cap of one, a look at its checks); no
+    /// cheaper filter is sound (the quiet move may cover a flight, pin a defender, open a line
+    /// or block one anywhere on the board), and on the speed corpus the reading costs about a
+    /// fifth of the whole analysis.
+    pub(super) fn refuted_by_counter_threat(
+        &mut self,
+        q: &Position,
+        t: &Threat,
+    ) -> Result<bool, Exhausted> {
+        let captures = Self::captures_to(q, t.square);
+        let mut any = false;
+        for m in captures {
+            if !t.capturers.contains(m.from) {
+                continue;
+            }
+            any = true;
+            if !self.capture_refuted_by_counter_threat(q, m)? {
+                return Ok(false);
+            }
+        }
+        Ok(any)
+    }
+
+    /// [`Self::refuted_by_counter_threat`] for one capture `m` in `q`.
+    pub(super) fn capture_refuted_by_counter_threat(
+        &mut self,
+        q: &Position,
+        m: Move,
+    ) -> Result<bool, Exhausted> {
+        let cap = self.profile.counter_threat_mate_cap;
+        let gain = self.scalar(self.mat(q.piece_at(m.to).expect("capture")));
+        let r = q.after(m);
+        // Without the capture: the opponent to move in `q` (what he could win there anyway is
+        // not the capture's cost).
+        // (Computed once a threat is found.)
+        let p0 = q.null_move();
+        let mut base = None;
+        let mut scratch = r;
+        for x in search::legal_replies(&r) {
+            if r.piece_at(x.to).is_some() {
+                continue;
+            }
+            let undo = scratch.play_unchecked(x);
+            let threat = !scratch.is_check() && self.threatens_mate(&scratch.null_move(), cap)?;
+            scratch.undo(x, undo);
+            if !threat {
+                continue;
+            }
+            let s = r.after(x);
+            let base = *base.get_or_insert_with(|| self.base_best_capture(&p0));
+            // `x` threatens mate: the capturer's best parry.
+            let Some(with) = self.best_parry(&s, gain, base, 0)? else {
+                return Ok(true); // mated whatever it does
+            };
+            if with > 0 {
+                continue;
+            }
+            // The same threat without the capture.
+            let mut without = 0;
+            if p0.is_legal(x) && p0.piece_at(x.to).is_none() {
+                let s0 = p0.after(x);
+                if !s0.is_check() && self.threatens_mate(&s0.null_move(), cap)? {
+                    match self.best_parry(&s0, 0, base, -1)? {
+                        // Without the capture the threat mates: the capture parries it.
+                        None => continue,
+                        Some(v) => without = v.min(0),
+                    }
+                }
+            }
+            if with <= without {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// [`Self::best_capture`] of `p0`, kept for the threats of the position it was computed for
+    /// (the baseline of [`Self::capture_is_sound`]).
+    pub(super) fn base_best_capture(&mut self, p0: &Position) -> i32 {
+        match self.base_capture {
+            Some((k, v)) if k == p0.key() => v,
+            _ => {
+                let v = self.best_capture(p0, None);
+                self.base_capture = Some((p0.key(), v));
+                v
+            }
+        }
+    }
+
+    /// Whether the side to move of `t` mates by checks within `cap` of its moves (a mate in one
+    /// without the mate table, which would only store positions never seen again).
+    pub(super) fn threatens_mate(&mut self, t: &Position, cap: u32) -> Result<bool, Exhausted> {
+        if cap > 1 {
+            return search::mate_by_checks_with(t, cap, &mut self.budget, &mut self.mates);
+        }
+        for c in search::checking_moves(t) {
+            self.budget.tick()?;
+            if !search::has_legal_reply(&t.after(c)) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The best balance (scalar) for the side to move of `s`, which stands threatened with
+    /// mate, over its replies that are not met by a mate by checks within
+    /// [`Profile::counter_threat_mate_cap`]: `gained` plus what the reply captures, less what
+    /// the opponent then wins by his best capture beyond `base` (what he could win anyway).
+    /// `None` when every reply is mated. The search stops at the first balance above `enough`.
+    pub(super) fn best_parry(
+        &mut self,
+        s: &Position,
+        gained: i32,
+        base: i32,
+        enough: i32,
+    ) -> Result<Option<i32>, Exhausted> {
+        let cap = self.profile.counter_threat_mate_cap;
+        let mut best: Option<i32> = None;
+        for d in search::legal_replies(s) {
+            self.budget.tick()?;
+            let taken = s.piece_at(d.to).map_or(0, |p| self.scalar(self.mat(p)));
+            let u = s.after(d);
+            if best.is_some_and(|b| gained + taken <= b) || self.threatens_mate(&u, cap)? {
+                continue; // no better, or no parry
+            }
+            let lost = (self.best_capture(&u, None) - base).max(0);
+            let net = gained + taken - lost;
+            if best.is_some_and(|b| net <= b) {
+                continue;
+            }
+            best = Some(net);
+            if net > enough {
+                break;
+            }
+        }
+        Ok(best)
+    }
+}

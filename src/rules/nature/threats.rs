@@ -1,0 +1,240 @@
+//! Threats (RULES.md §2.1): the enemy pieces the side to move could win next move, by a direct
+//! capture or exchange (this file), by a series of checks (`checks.rs`) or in two steps
+//! (`two_step.rs`).
+
+use super::*;
+
+/// A threat found in a position, for the side to move.
+#[derive(Clone, Debug)]
+pub(super) struct Threat {
+    pub(super) square: Square,
+    pub(super) piece: Piece,
+    pub(super) how: WinHow,
+    /// The chaser's pieces capturing on the square in the principal line (the capturer first).
+    pub(super) line: ArrayVec<Square, 8>,
+    /// The first capture (or the first check of a series).
+    pub(super) first: Move,
+    /// Sound counting only what the capture newly gives the opponent (the threat as such).
+    pub(super) rel: bool,
+    /// Sound counting everything the opponent could take after it (the capture can really be
+    /// made now).
+    pub(super) abs: bool,
+    /// Every piece that can start a winning capture (or check series) by itself.
+    pub(super) capturers: Bitboard,
+    /// For a two-step win ([`Analyzer::two_step_threats`]): the chaser's pieces that win the
+    /// second piece after the recapture (empty for any other threat).
+    pub(super) follow: Bitboard,
+    /// For a win by a check whatever the defence ([`Analyzer::per_defence_threats`]): the
+    /// squares of all the pieces that check threatens together (empty for any other threat).
+    pub(super) group: Bitboard,
+    /// For a direct threat: every capture that can really be made now (sound counting
+    /// everything) is answered by a win-back by checks worth less than the gain (a root by
+    /// checks that does not refute the capture, [`Analyzer::counter_seen`]). `false` for the
+    /// other kinds of threat ([`Analyzer::threat_level`]).
+    pub(super) rooted: bool,
+    /// For a direct capture: the other first captures (with their principal lines) that score
+    /// exactly as well as `first` ([`Analyzer::participants`] judges them all).
+    pub(super) ties: ArrayVec<(Move, ArrayVec<Square, 8>), 4>,
+}
+
+impl Analyzer<'_> {
+    /// The enemy pieces the side to move could win next move.
+    pub(super) fn threats(&mut self, q: &Position) -> Result<Vec<Threat>, Exhausted> {
+        self.threats_within(q, Bitboard::FULL)
+    }
+
+    /// [`Self::threats`] against the enemy pieces standing on `within` only: exactly the
+    /// threats of the full list on those squares (each piece's threat is judged on its own).
+    pub(super) fn threats_within(
+        &mut self,
+        q: &Position,
+        within: Bitboard,
+    ) -> Result<Vec<Threat>, Exhausted> {
+        let us = q.turn();
+        let mut out = Vec::new();
+        // Pieces no capture wins by itself, with the captures tried (for two-step wins).
+        let mut open: ArrayVec<(Square, Captures), 16> = ArrayVec::new();
+        // (Only pieces something of ours attacks can be captured.)
+        for s in q.by_color(!us) & q.attacked_by(us) & within {
+            let piece = q.piece_at(s).expect("piece");
+            if !self.is_material(piece, s) {
+                continue;
+            }
+            let caps = Self::captures_to(q, s);
+            let mut found: Option<Threat> = None;
+            let mut best = i32::MIN;
+            let mut any_abs = false;
+            let mut any_clean = false;
+            let mut capturers = Bitboard::EMPTY;
+            let mut tried = Captures::new();
+            for m in caps {
+                if self.stands_in_exchange(q, m.from, s)? {
+                    continue;
+                }
+                tried.push(m);
+                let (mut v, mut line, rec) = self.capture_balance_in(q, m, Refute::WhenNoGain)?;
+                if rec && !self.profile.under_protection_chases {
+                    // AXF: a really protected piece is won only if the first capture gains
+                    // (the capturer, recaptured, is worth less than the target).
+                    let capturer = q.piece_at(m.from).expect("capturer");
+                    v = self.mat(piece) - self.mat(capturer);
+                    line.truncate(1);
+                }
+                if !v.is_gain() {
+                    continue;
+                }
+                let (rel, abs) = self.capture_is_sound(q, m, v, rec)?;
+                if !rel && !abs {
+                    continue;
+                }
+                any_abs |= abs;
+                any_clean |= abs && !self.counter_seen;
+                capturers |= Bitboard::from_square(m.from);
+                // Prefer, at equal value, a capturer that is neither the general nor a pawn (the
+                // threat then does not rest on them alone), then one that cannot be taken back
+                // (a plain capture before an exchange): choices that do not depend on where the
+                // pieces stand, so that a mirrored board gets the same description.
+                let lone = matches!(
+                    q.piece_at(m.from).map(|p| p.role),
+                    Some(Role::King) | Some(Role::Pawn)
+                );
+                let sc = i32::from(rel) * 100_000
+                    + self.scalar(v) * 4
+                    + i32::from(!lone) * 2
+                    + i32::from(!rec);
+                if sc == best
+                    && let Some(f) = found.as_mut()
+                {
+                    let _ = f.ties.try_push((m, line));
+                } else if sc > best {
+                    best = sc;
+                    found = Some(Threat {
+                        square: s,
+                        piece,
+                        how: if rec {
+                            WinHow::Exchange
+                        } else {
+                            WinHow::Capture
+                        },
+                        line,
+                        first: m,
+                        rel,
+                        abs,
+                        capturers: Bitboard::EMPTY,
+                        follow: Bitboard::EMPTY,
+                        group: Bitboard::EMPTY,
+                        rooted: false,
+                        ties: ArrayVec::new(),
+                    });
+                }
+            }
+            if let Some(mut t) = found {
+                t.abs = any_abs;
+                t.rooted = any_abs && !any_clean;
+                t.capturers = capturers;
+                out.push(t);
+            } else if !tried.is_empty() {
+                let _ = open.try_push((s, tried));
+            }
+        }
+        // (The wins per defence are listed with the full list only: see [`Self::chase_targets`].)
+        let per_defence = self.profile.chase_check_cap > 0
+            && self.profile.checks_win_per_defence
+            && within == Bitboard::FULL;
+        if per_defence {
+            self.reply_log.0 = q.key();
+            self.reply_log.1.clear();
+        }
+        // (A piece already won directly is not looked for by checks.)
+        let direct = out.iter().fold(Bitboard::EMPTY, |b, t| b.with(t.square));
+        // The checks that win a piece against every defence.
+        let mut winning_checks: Vec<Move> = Vec::new();
+        if self.profile.chase_check_cap > 0 {
+            for (s, m, capturer, _) in self.check_wins(
+                q,
+                self.profile.chase_check_cap,
+                Mat::default(),
+                within - direct,
+            )? {
+                winning_checks.push(m);
+                if out.iter().any(|t| t.square == s) {
+                    continue;
+                }
+                let Some(piece) = q.piece_at(s).filter(|p| p.color != us) else {
+                    continue;
+                };
+                if self.mutual(q, capturer, s) || self.opens_with_exchange(q, m)? {
+                    continue;
+                }
+                if !self.check_win_is_safe(q, m, s)? {
+                    continue;
+                }
+                let mut line = ArrayVec::new();
+                line.push(capturer);
+                out.push(Threat {
+                    square: s,
+                    piece,
+                    how: WinHow::Checks,
+                    line,
+                    first: m,
+                    rel: true,
+                    abs: true,
+                    capturers: Bitboard::from_square(m.from),
+                    follow: Bitboard::EMPTY,
+                    group: Bitboard::EMPTY,
+                    rooted: false,
+                    ties: ArrayVec::new(),
+                });
+            }
+        }
+        if per_defence {
+            let found = self.per_defence_threats(q, !direct, &winning_checks, &mut out);
+            self.reply_log.0 = 0;
+            found?;
+        }
+        if self.profile.two_step_wins {
+            self.two_step_threats(q, &open, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// The enemy pieces the side to move of `pos` could win next move (before newness, the
+    /// general/pawn-alone rule and joint analysis): square, piece, how, and the capturer.
+    pub fn threats_of(
+        &mut self,
+        pos: &Position,
+    ) -> Result<Vec<(Square, Piece, WinHow, Square)>, Exhausted> {
+        self.budget = Budget::new(self.profile.node_budget);
+        self.standing_before = None;
+        Ok(self
+            .threats(pos)?
+            .into_iter()
+            .map(|t| (t.square, t.piece, t.how, t.first.from))
+            .collect())
+    }
+
+    /// When the side to move is in check, the threats it would have but for the check: those
+    /// of the position with the checking pieces taken off. A threat that was there, held back
+    /// only because the check had to be answered first, is not made by the answer: the answer
+    /// frees it, it does not create it (RULES.md §2: a threat appearing because a check was
+    /// answered is idle; a state the opponent brought on himself, 自毙, is not charged). The
+    /// book rules an advisor blocking a check idle although the block lets its rook take a
+    /// cannon the checking rook had just stopped guarding (参考图19). Empty when not in check.
+    /// Only the threats against pieces standing on `within` are listed.
+    pub(super) fn threats_held_back_by_check(
+        &mut self,
+        before: &Position,
+        within: Bitboard,
+    ) -> Result<Vec<Threat>, Exhausted> {
+        let checkers = before.checkers();
+        if checkers.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut setup = before.to_setup();
+        for c in checkers {
+            setup.board[c as usize] = None;
+        }
+        let freed = Position::from_setup_unchecked(&setup);
+        self.threats_within(&freed, within)
+    }
+}

@@ -1,0 +1,330 @@
+//! Threats in two steps (RULES.md §2.1 "a complete exchange that nets material", §2.3 "protection
+//! is judged after the capture"): a capture whose recapture removes another piece's protector, or
+//! that attacks a second piece with gain of tempo.
+
+use super::*;
+
+/// Captures searched after the first capture of a two-step win ([`Analyzer::two_step_value`]):
+/// the opponent's answer, the chaser's capture, the opponent's answer to that; then the side to
+/// move's best static exchange.
+pub(super) const TWO_STEP_PLIES: u32 = 3;
+
+/// A bound above every balance (scalar) of the capture-only search.
+pub(super) const QS_INF: i32 = 1_000_000;
+
+/// What the capture-only search of a two-step win needs to know besides the position.
+pub(super) struct QsCtx<'a> {
+    /// The side that makes the first capture.
+    pub(super) chaser: Color,
+    /// The position before the first capture: the chaser's captures of enemy pieces it could
+    /// already win there (where they still stand) are not credited
+    /// ([`Analyzer::already_won`]).
+    pub(super) origin: &'a Position,
+}
+
+impl Analyzer<'_> {
+    /// Two-step wins (RULES.md §2.1 and §2.3, [`Profile::two_step_wins`]): an enemy piece X that
+    /// no direct exchange or series of checks wins is still won when the side to move can take
+    /// it and, whatever capture the opponent answers with (a recapture, or a capture elsewhere),
+    /// come out ahead after one more capture of its own, judged by the exchange on that square.
+    /// The recapture is then no real protection: it removes the protector of another piece (an
+    /// overloaded protector; trading off a root, 兑掉根子), or the capture of X attacked another
+    /// piece with gain of tempo. A reply that captures nothing leaves X won outright. Only the
+    /// captures the first one makes possible count as the second step: a piece that could
+    /// already be won before it is a threat of its own, not a consequence of taking X. The
+    /// first capture must be sound as a direct one is (not mated after it, not paid for
+    /// elsewhere: [`Self::capture_is_sound`]), and an equal piece attacking back (兑) is an
+    /// exchange offer, not a chase. Bounded: three plies (capture, capturing reply, capture) with
+    /// static exchanges at the leaves, tried only on pieces with no other threat. The book
+    /// rules a horse taking an elephant whose recapture uncovers the other horse on a rook a
+    /// chase (参考图1), a cannon taking an advisor whose only protector also guards the cannon
+    /// a rook attacks a chase (参考图13), and a cannon trading itself for the horse that alone
+    /// protects a crossed pawn a chase (图4).
+    pub(super) fn two_step_threats(
+        &mut self,
+        q: &Position,
+        open: &[(Square, Captures)],
+        out: &mut Vec<Threat>,
+    ) -> Result<(), Exhausted> {
+        // `open`: the material pieces that no capture wins by itself, each with the captures
+        // of it that are not an exchange offer ([`Self::threats`]).
+        for (s, caps) in open {
+            let s = *s;
+            let piece = q.piece_at(s).expect("piece");
+            if out.iter().any(|t| t.square == s) {
+                continue;
+            }
+            // Every capture winning the piece in two steps, the best kept; ties are kept
+            // together, so that the description does not depend on where the pieces stand.
+            let mut best: Option<(i32, Move, bool, bool, Mat)> = None;
+            let mut firsts = Bitboard::EMPTY;
+            let mut follows = Bitboard::EMPTY;
+            let mut capturers = Bitboard::EMPTY;
+            for &m in caps {
+                if !self.two_step_possible(q, m) {
+                    continue;
+                }
+                let Some((v, follow)) = self.two_step_value(q, m)? else {
+                    continue;
+                };
+                if self.already_won(q, s) {
+                    break; // won on its own square: not a two-step win
+                }
+                let (rel, abs) = self.capture_is_sound(q, m, v, true)?;
+                if !rel && !abs {
+                    continue;
+                }
+                capturers |= Bitboard::from_square(m.from);
+                let sc = self.scalar(v) * 2 + i32::from(rel);
+                match best {
+                    Some((b, ..)) if b > sc => continue,
+                    Some((b, ..)) if b == sc => {}
+                    _ => {
+                        best = Some((sc, m, rel, abs, v));
+                        firsts = Bitboard::EMPTY;
+                        follows = Bitboard::EMPTY;
+                    }
+                }
+                firsts |= Bitboard::from_square(m.from);
+                follows |= follow;
+            }
+            let Some((_, first, rel, abs, _)) = best else {
+                continue;
+            };
+            let mut line = ArrayVec::new();
+            line.push(first.from);
+            for sq in (firsts | follows).without(first.from) {
+                let _ = line.try_push(sq);
+            }
+            out.push(Threat {
+                square: s,
+                piece,
+                how: WinHow::Exchange,
+                line,
+                first,
+                rel,
+                abs,
+                capturers,
+                follow: follows,
+                group: Bitboard::EMPTY,
+                rooted: false,
+                ties: ArrayVec::new(),
+            });
+        }
+        Ok(())
+    }
+
+    /// A cheap necessary condition of a two-step win by the capture `m` in `q`: the enemy has
+    /// a piece (other than the one taken) worth more than the first capture loses if the
+    /// capturer is taken back.
+    pub(super) fn two_step_possible(&self, q: &Position, m: Move) -> bool {
+        let us = q.turn();
+        let x = q.piece_at(m.to).map(|p| self.mat(p)).unwrap_or_default();
+        let lost = self.mat(q.piece_at(m.from).expect("capturer"));
+        let deficit = -self.scalar(x - lost);
+        let mut top = 0;
+        for sq in q.by_color(!us).without(m.to) {
+            if let Some(p) = q.piece_at(sq).filter(|p| p.role != Role::King) {
+                top = top.max(self.scalar(self.mat(p)));
+            }
+        }
+        top > deficit
+    }
+
+    /// The balance of the capture `m` in `q` for the side to move, against the opponent's best
+    /// answer in a capture-only search of [`TWO_STEP_PLIES`] more captures (each side may stop
+    /// capturing; at the end the side to move takes its best static exchange, [`Self::see`]),
+    /// in which the chaser's captures of pieces it could already win in `q` do not count ([`Self::two_step_threats`]); moreover, after every recapture, the chaser's best
+    /// static exchange alone must make the whole a gain. `Some((balance, the chaser's pieces
+    /// that win the second piece after the opponent's best recapture))` when it is a gain,
+    /// `None` otherwise. A capture with check is left to the win by checks (抽将), which reads
+    /// the series and names the piece it finally wins.
+    pub(super) fn two_step_value(
+        &mut self,
+        q: &Position,
+        m: Move,
+    ) -> Result<Option<(Mat, Bitboard)>, Exhausted> {
+        let us = q.turn();
+        let x = q.piece_at(m.to).map(|p| self.mat(p)).unwrap_or_default();
+        let r1 = q.after(m);
+        if r1.is_check() {
+            return Ok(None);
+        }
+        let recaptures = Self::captures_to(&r1, m.to);
+        if recaptures.is_empty() {
+            return Ok(None);
+        }
+        let ctx = QsCtx {
+            chaser: us,
+            origin: q,
+        };
+        // After every recapture, the chaser's best static exchange must make up for the
+        // capturer (the second step itself: cheap, and it refutes almost every candidate)...
+        let lost = self.mat(q.piece_at(m.from).expect("capturer"));
+        let mut follow: Option<(i32, Bitboard)> = None;
+        for rm in recaptures {
+            let r2 = r1.after(rm);
+            // (No piece worth enough to win: no exchange needs reading.)
+            if self.scalar(x - lost) + self.top_victim(&r2) <= 0 {
+                return Ok(None);
+            }
+            let (back, by) = self.best_follow(&r2, &ctx);
+            let total = x - lost + back;
+            if !total.is_gain() {
+                return Ok(None);
+            }
+            let sc = self.scalar(total);
+            match follow {
+                Some((f, _)) if f < sc => {}
+                Some((f, ref mut b)) if f == sc => *b |= by,
+                _ => follow = Some((sc, by)),
+            }
+        }
+        // ... and the capture-only search must hold against every answer.
+        let (theirs, _) = self.qs(&r1, TWO_STEP_PLIES, -QS_INF, QS_INF, &ctx)?;
+        let total = x - theirs;
+        if !total.is_gain() {
+            return Ok(None);
+        }
+        Ok(follow.map(|(_, f)| (total, f)))
+    }
+
+    /// The side to move's best static exchange in `pos` among the captures the two-step search
+    /// counts, and every piece of its that starts one as good.
+    pub(super) fn best_follow(&mut self, pos: &Position, ctx: &QsCtx) -> (Mat, Bitboard) {
+        let turn = pos.turn();
+        let mut best = Mat::default();
+        let mut by = Bitboard::EMPTY;
+        for s in pos.by_color(!turn) & pos.attacked_by(turn) {
+            let Some(p) = pos.piece_at(s) else { continue };
+            if p.role == Role::King {
+                continue;
+            }
+            let (v, _) = self.see(pos, s, 0);
+            let (sc, bsc) = (self.scalar(v), self.scalar(best));
+            if sc < bsc || sc <= 0 || self.not_credited(pos, s, p, ctx) {
+                continue;
+            }
+            if sc > bsc {
+                best = v;
+                by = Bitboard::EMPTY;
+            }
+            if sc >= bsc && sc > 0 {
+                // Every capturer that starts an exchange as good (not only the first found).
+                let victim = self.mat(p);
+                for c in Self::captures_to(pos, s) {
+                    let (back, _) = self.see(&pos.after(c), s, 1);
+                    if self.scalar(victim - back) == sc {
+                        by |= Bitboard::from_square(c.from);
+                    }
+                }
+            }
+        }
+        (best, by)
+    }
+
+    /// Whether the side to move of `q` wins the enemy piece on `s` by a direct exchange (any
+    /// favourable balance: a pawn for a rook too), remembered per position.
+    pub(super) fn already_won(&mut self, q: &Position, s: Square) -> bool {
+        if self.won_cache.0 != q.key() {
+            self.won_cache = (q.key(), Bitboard::EMPTY, Bitboard::EMPTY);
+        }
+        if !self.won_cache.1.contains(s) {
+            let v = self.see(q, s, 0).0;
+            self.won_cache.1 |= Bitboard::from_square(s);
+            if self.scalar(v) > 0 {
+                self.won_cache.2 |= Bitboard::from_square(s);
+            }
+        }
+        self.won_cache.2.contains(s)
+    }
+
+    /// Whether a capture of the piece `p` on `s` in `pos` is not credited to the chaser in a
+    /// two-step win: it is the chaser's, and the same piece stood there before the first
+    /// capture, already won by a direct exchange (a threat of its own, not a consequence).
+    pub(super) fn not_credited(
+        &mut self,
+        pos: &Position,
+        s: Square,
+        p: Piece,
+        ctx: &QsCtx,
+    ) -> bool {
+        pos.turn() == ctx.chaser
+            && ctx.origin.piece_at(s) == Some(p)
+            && self.already_won(ctx.origin, s)
+    }
+
+    /// The most valuable (scalar) enemy piece other than the general that the side to move of
+    /// `pos` attacks: a bound on what one more capture can win.
+    pub(super) fn top_victim(&self, pos: &Position) -> i32 {
+        let turn = pos.turn();
+        let mut top = 0;
+        for s in pos.by_color(!turn) & pos.attacked_by(turn) {
+            let Some(p) = pos.piece_at(s) else { continue };
+            if p.role != Role::King {
+                top = top.max(self.scalar(self.mat(p)));
+            }
+        }
+        top
+    }
+
+    /// Capture-only search for [`Self::two_step_value`]: the best balance for the side to move
+    /// of `pos` (never below zero: it may stop capturing) within `plies` captures, with an
+    /// alpha-beta window on the scalar value, and the first capture of the best line. At the
+    /// horizon, the side to move's best static exchange.
+    pub(super) fn qs(
+        &mut self,
+        pos: &Position,
+        plies: u32,
+        mut alpha: i32,
+        beta: i32,
+        ctx: &QsCtx,
+    ) -> Result<(Mat, Option<Move>), Exhausted> {
+        self.budget.tick()?;
+        let turn = pos.turn();
+        let mut squares: ArrayVec<(i32, Square), 16> = ArrayVec::new();
+        for s in pos.by_color(!turn) & pos.attacked_by(turn) {
+            let Some(p) = pos.piece_at(s) else { continue };
+            if p.role == Role::King || self.not_credited(pos, s, p, ctx) {
+                continue;
+            }
+            let _ = squares.try_push((self.scalar(self.mat(p)), s));
+        }
+        let mut best = Mat::default();
+        let mut best_move = None;
+        if plies == 0 {
+            for (_, s) in squares {
+                let (v, line) = self.see(pos, s, 0);
+                if self.scalar(v) > self.scalar(best) {
+                    best = v;
+                    best_move = line.first().map(|&f| Move::new(f, s));
+                }
+            }
+            return Ok((best, best_move));
+        }
+        if 0 >= beta {
+            return Ok((best, None));
+        }
+        alpha = alpha.max(0);
+        // Most valuable victims first.
+        squares.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
+        for (gain, s) in squares {
+            let victim = pos.piece_at(s).map(|p| self.mat(p)).unwrap_or_default();
+            for c in Self::captures_to(pos, s) {
+                let (child, _) =
+                    self.qs(&pos.after(c), plies - 1, gain - beta, gain - alpha, ctx)?;
+                let v = victim - child;
+                let sc = self.scalar(v);
+                if sc > self.scalar(best) {
+                    best = v;
+                    best_move = Some(c);
+                    if sc >= beta {
+                        return Ok((best, best_move));
+                    }
+                    alpha = alpha.max(sc);
+                }
+            }
+        }
+        Ok((best, best_move))
+    }
+}

@@ -1,0 +1,374 @@
+// xqa arbiter's workbench: review a record, count a natural-limit claim live. Everything is
+// computed by the server's API (the same service calls as the CLI); this script only draws.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const S = {
+  mode: "review",
+  lang: "en",
+  record: null,      // {bytes: Blob|string, name}
+  game: 1,
+  review: null,      // /api/review answer of the reviewed game
+  report: null,      // /api/adjudicate answer
+  ply: 0,
+  live: { start: null, moves: [], fromClaim: null, selected: null, review: null, report: null },
+  seq: 0,
+};
+
+const VERDICT = {
+  red_must_vary: ["红方必须变着", "Red must vary"],
+  black_must_vary: ["黑方必须变着", "Black must vary"],
+  draw: ["不变作和", "Draw"],
+  undetermined: ["无法判定", "Undetermined"],
+  none: ["无循环", "No repetition"],
+};
+const LIMIT_VERDICT = {
+  valid: ["提和成立", "claim valid: draw"],
+  game_over: ["棋局已结束", "game over on the board"],
+  claimant_short: ["提和方着数不足", "claimant short of counted moves"],
+  opponent_short: ["对方着数不足", "opponent short of moves"],
+  inadmissible: ["局面不符合提和条件", "inadmissible position"],
+};
+const NATURE = { check: "将", mate_threat: "杀", chase: "捉", idle: "闲", undetermined: "未定" };
+const t = (pair) => (S.lang === "zh" ? pair[0] : pair[1]);
+const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+
+function qs(params) {
+  const u = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== "") u.set(k, v);
+  return u.toString();
+}
+
+async function api(method, path, params, body) {
+  const r = await fetch(`${path}?${qs(params)}`, { method, body: method === "POST" ? (body ?? "") : undefined });
+  const text = await r.text();
+  if (!r.ok) {
+    let msg = text;
+    try { msg = JSON.parse(text).error.message; } catch (_) { /* keep text */ }
+    throw new Error(msg);
+  }
+  return text;
+}
+const apiJson = async (...a) => JSON.parse(await api(...a));
+
+function showError(msg) {
+  const e = $("error");
+  e.hidden = !msg;
+  e.textContent = msg || "";
+}
+
+function settings() {
+  return { rules: $("rules").value, profile: $("profile").value };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading and review
+
+async function loadRecord(bytes, name) {
+  S.record = { bytes, name };
+  S.game = 1;
+  await loadGame();
+}
+
+async function loadGame() {
+  showError("");
+  let review;
+  try {
+    review = await apiJson("POST", "/api/review", { game: S.game, name: S.record.name }, S.record.bytes);
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  const sel = $("game");
+  sel.innerHTML = review.games
+    .map((g) => `<option value="${g.game}">${g.game}${g.ok ? "" : " ✗"} · ${g.plies} plies</option>`)
+    .join("");
+  sel.value = String(S.game);
+  if (review.error) {
+    const e = review.error;
+    showError(`Game ${review.game}: the record stops at ply ${e.ply ?? "?"}` +
+      `${e.move_text ? ` '${e.move_text}'` : ""} (line ${e.line}, column ${e.column}): ${e.message} [${e.kind}]` +
+      (e.suggestions.length ? `; did you mean ${e.suggestions.join(" or ")}?` : ""));
+  }
+  S.review = review;
+  S.report = null;
+  S.ply = review.plies.length;
+  setMode("review");
+  await adjudicateReview();
+}
+
+async function adjudicateReview() {
+  const r = S.review;
+  try {
+    S.report = await apiJson("POST", "/api/adjudicate", { fen: r.start_fen, moves: r.moves, rules: settings().rules, limit_profile: settings().profile });
+  } catch (e) {
+    showError(e.message);
+    S.report = null;
+  }
+  await render();
+}
+
+// The line on screen: the reviewed game, or the live one.
+function line() {
+  return S.mode === "live" ? S.live.review : S.review;
+}
+function report() {
+  return S.mode === "live" ? S.live.report : S.report;
+}
+function fenAt(ply) {
+  const l = line();
+  return ply === 0 ? l.start_fen : l.plies[ply - 1].fen;
+}
+
+async function render() {
+  const l = line();
+  if (!l) return;
+  const rep = report();
+  const seq = ++S.seq;
+  const ply = S.mode === "live" ? l.plies.length : S.ply;
+  $("ply-label").textContent = `ply ${ply} / ${l.plies.length}`;
+  const move = rep && ply > 0 ? rep.moves[ply - 1] : null;
+  const params = {
+    fen: fenAt(ply),
+    last: ply > 0 ? l.plies[ply - 1].iccs : "",
+    targets: move ? move.targets.map((x) => x.square).join(",") : "",
+  };
+  if (S.mode === "live" && S.live.selected) {
+    params.selected = S.live.selected;
+    params.dots = l.legal.filter((m) => m.startsWith(S.live.selected)).map((m) => m.slice(2)).join(",");
+  }
+  const svg = await api("GET", "/api/board", params);
+  if (seq !== S.seq) return;
+  $("board").innerHTML = svg.slice(svg.indexOf("<svg"));
+  renderMoves(l, rep, ply);
+  renderNature(move);
+  renderCycles(rep, ply);
+  $("status").textContent = ply === l.plies.length && l.status ? l.status : "";
+  await renderLimit(l, ply, seq);
+}
+
+function natureBadge(m) {
+  if (!m) return "";
+  const zh = NATURE[m.nature] || m.nature;
+  const label = S.lang === "zh" ? zh : m.nature.replace("_", " ");
+  return `<span class="nature n-${m.nature}">${esc(label)}${m.idle_kind ? ` <small>(${esc(m.idle_kind)})</small>` : ""}</span>`;
+}
+
+function renderMoves(l, rep, ply) {
+  const inCycle = new Set();
+  for (const c of rep?.cycles ?? []) for (let p = c.start_ply + 1; p <= c.end_ply; p++) inCycle.add(p);
+  let rows = l.plies.map((p, i) => {
+    const m = rep?.moves[i];
+    const cls = [p.ply === ply ? "current" : "", inCycle.has(p.ply) ? "in-cycle" : ""].join(" ");
+    return `<tr class="${cls}" data-ply="${p.ply}"><td>${p.ply}</td><td>${esc(p.chinese)}</td><td class="muted">${esc(p.iccs)}</td><td>${natureBadge(m)}</td></tr>`;
+  });
+  if (S.mode === "review" && S.review?.error) {
+    const e = S.review.error;
+    rows.push(`<tr class="bad"><td>${e.ply ?? ""}</td><td colspan="3">✗ ${esc(e.move_text ?? "")} — ${esc(e.message)}</td></tr>`);
+  }
+  const body = $("moves").tBodies[0];
+  body.innerHTML = rows.join("");
+  const cur = body.querySelector("tr.current");
+  const wrap = $("moves-wrap");
+  if (cur && (cur.offsetTop < wrap.scrollTop || cur.offsetTop + cur.offsetHeight > wrap.scrollTop + wrap.clientHeight)) {
+    wrap.scrollTop = cur.offsetTop - wrap.clientHeight / 2;
+  }
+}
+
+function renderNature(m) {
+  const el = $("nature");
+  if (!m) {
+    el.innerHTML = `<h3>${t(["着法性质", "Move nature"])}</h3><span class="muted">${t(["起始局面", "start position"])}</span>`;
+    return;
+  }
+  const targets = m.targets.map((x) => `${esc(x.piece)}@${esc(x.square)}${x.joint ? " (joint)" : ""} <small class="muted">${esc(x.how)}</small>`).join(", ");
+  el.innerHTML = `<h3>${t(["着法性质", "Move nature"])}: ${m.ply}. ${esc(m.chinese ?? m.iccs)}</h3>` +
+    `${natureBadge(m)} ${m.capture ? `${t(["吃", "captures"])} ${esc(m.capture)}` : ""}` +
+    (targets ? `<div>${t(["目标", "Targets"])}: ${targets}</div>` : "");
+}
+
+function renderCycles(rep, ply) {
+  const el = $("cycles");
+  const cycles = rep?.cycles ?? [];
+  let html = `<h3>${t(["循环", "Repetition cycles"])} · <span class="verdict ${rep?.verdict === "draw" ? "draw" : ""}">${esc(t(VERDICT[rep?.verdict ?? "none"]))}</span></h3>`;
+  if (!cycles.length) html += `<span class="muted">${t(["没有重复局面", "no position has repeated"])}</span>`;
+  for (const [i, c] of cycles.entries()) {
+    const cur = ply > c.start_ply && ply <= c.end_ply ? " current" : "";
+    html += `<div class="cycle${cur}" data-cycle="${i}" data-end="${c.end_ply}">` +
+      `<div>${t(["着", "plies"])} ${c.start_ply + 1}–${c.end_ply} · ${c.occurrences}×</div>` +
+      `<div>${t(["红", "Red"])}: ${esc(c.red.name)} <small>(${esc(c.red.pattern)}: ${esc(c.red.natures.join(", "))})</small></div>` +
+      `<div>${t(["黑", "Black"])}: ${esc(c.black.name)} <small>(${esc(c.black.pattern)}: ${esc(c.black.natures.join(", "))})</small></div>` +
+      `<div class="verdict ${c.verdict === "draw" ? "draw" : ""}">${esc(t(VERDICT[c.verdict]))}</div>` +
+      `<div class="reason">${esc(S.lang === "zh" ? c.reason_zh : c.reason_en)}</div></div>`;
+  }
+  el.innerHTML = html;
+}
+
+async function renderLimit(l, ply, seq) {
+  const el = $("limit");
+  const fromClaim = S.mode === "live" && $("live-counting").value === "claim" ? S.live.fromClaim : null;
+  if (S.mode === "live" && $("live-counting").value === "claim" && fromClaim === null) {
+    el.innerHTML = `<h3>${t(["自然限着", "Natural move limit"])}</h3><span class="muted">${t(["按“提和”开始计数", "press Claim now to start counting"])}</span>`;
+    return;
+  }
+  const base = { fen: l.start_fen, moves: l.moves, at: ply, profile: settings().profile, rules: settings().rules, from_claim: fromClaim };
+  let html = `<h3>${t(["自然限着", "Natural move limit"])} · ${esc(settings().profile)} · ${t(["第", "at ply "])}${ply}${t(["着", ""])}` +
+    `${fromClaim !== null ? ` · ${t(["自提和", "from the claim at ply "])}${fromClaim}` : ""}</h3>`;
+  for (const side of ["red", "black"]) {
+    let r;
+    try {
+      r = await apiJson("POST", "/api/claim", { ...base, claimant: side });
+    } catch (e) {
+      html += `<div class="warn">${esc(e.message)}</div>`;
+      continue;
+    }
+    if (seq !== S.seq) return;
+    html += `<div class="limit-side" data-side="${side}"><b>${t(side === "red" ? ["红方提和", "Red claims"] : ["黑方提和", "Black claims"])}: ` +
+      `<span class="verdict ${r.valid ? "draw" : ""}">${esc(t(LIMIT_VERDICT[r.verdict] ?? [r.verdict, r.verdict]))}</span></b>` +
+      `<span>${t(["计入", "counted"])}</span><span class="counted">${r.counted} / ${r.required}</span>` +
+      `<span>${t(["不计", "void"])}</span><span class="void">${r.void}</span>` +
+      `<span>${t(["尚需", "still needed"])}</span><span class="needed">${r.needed}</span>` +
+      `<span>${t(["对方", "opponent"])}</span><span>${r.opponent_moves} / ${r.opponent_needed}</span>` +
+      `<span>${t(["窗口", "window"])}</span><span>${t(["着", "plies"])} ${r.window_start_ply + 1}–${r.window_end_ply}${r.last_capture_ply !== null ? ` (${t(["最后吃子", "last capture"])} ${r.last_capture_ply})` : ""}</span></div>`;
+  }
+  el.innerHTML = html;
+}
+
+function go(ply) {
+  if (S.mode !== "review" || !S.review) return;
+  S.ply = Math.max(0, Math.min(S.review.plies.length, ply));
+  render();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live count
+
+async function liveStart(fen, moves) {
+  S.live = { start: fen, moves: moves.slice(), fromClaim: null, selected: null, review: null, report: null };
+  setMode("live");
+  await liveUpdate();
+}
+
+async function liveUpdate() {
+  showError("");
+  const params = { fen: S.live.start, moves: S.live.moves.join(" ") };
+  try {
+    S.live.review = await apiJson("POST", "/api/review", params);
+    S.live.report = await apiJson("POST", "/api/adjudicate", { ...params, rules: settings().rules, limit_profile: settings().profile });
+  } catch (e) {
+    showError(e.message);
+    S.live.moves.pop();
+    return;
+  }
+  const cycles = S.live.report.cycles;
+  const c = cycles[cycles.length - 1];
+  if (c && c.end_ply === S.live.moves.length) {
+    showError(`${t(["循环警告", "Cycle warning"])}: ${t(VERDICT[c.verdict])} — ${S.lang === "zh" ? c.reason_zh : c.reason_en}`);
+  }
+  await render();
+}
+
+function squareAt(evt) {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return null;
+  const pt = svg.createSVGPoint();
+  pt.x = evt.clientX; pt.y = evt.clientY;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  const file = Math.round((p.x - 66) / 56), rank = 9 - Math.round((p.y - 66) / 56);
+  if (file < 0 || file > 8 || rank < 0 || rank > 9) return null;
+  return "abcdefghi"[file] + rank;
+}
+
+async function boardClick(sq) {
+  if (S.mode !== "live" || !S.live.review || !sq) return;
+  const legal = S.live.review.legal;
+  const sel = S.live.selected;
+  if (sel && legal.includes(sel + sq)) {
+    S.live.selected = null;
+    S.live.moves.push(sel + sq);
+    await liveUpdate();
+    return;
+  }
+  S.live.selected = legal.some((m) => m.startsWith(sq)) ? sq : null;
+  await render();
+}
+
+function setMode(mode) {
+  S.mode = mode;
+  $("tab-review").classList.toggle("active", mode === "review");
+  $("tab-live").classList.toggle("active", mode === "live");
+  $("live-controls").hidden = mode !== "live";
+  $("load").hidden = mode !== "review";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wiring
+
+async function printSheet() {
+  const l = line();
+  if (!l) return;
+  const p = { fen: l.start_fen, moves: l.moves, rules: settings().rules };
+  let params;
+  const rep = report();
+  const ply = S.mode === "live" ? l.plies.length : S.ply;
+  if (rep && rep.cycles.length) {
+    params = { ...p, kind: "adjudicate", limit_profile: settings().profile };
+  } else {
+    params = { ...p, kind: "claim", claimant: l.plies.length % 2 ? "black" : "red", at: ply, profile: settings().profile };
+  }
+  const useRecord = S.mode === "review" && S.record && !S.review.error;
+  if (useRecord) { delete params.fen; delete params.moves; params.game = S.game; params.name = S.record.name; }
+  try {
+    const html = await api("POST", "/api/sheet", params, useRecord ? S.record.bytes : "");
+    const w = window.open(URL.createObjectURL(new Blob([html], { type: "text/html" })), "_blank");
+    if (w) w.addEventListener("load", () => w.print());
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+$("file").addEventListener("change", async (e) => {
+  const f = e.target.files[0];
+  if (f) await loadRecord(f, f.name);
+});
+$("load-paste").addEventListener("click", () => {
+  const text = $("paste").value;
+  const name = /\[DhtmlXQ/i.test(text) ? "pasted.txt" : "pasted.pgn";
+  loadRecord(new Blob([text], { type: "text/plain" }), name);
+});
+$("game").addEventListener("change", (e) => { S.game = Number(e.target.value); loadGame(); });
+$("first").addEventListener("click", () => go(0));
+$("prev").addEventListener("click", () => go(S.ply - 1));
+$("next").addEventListener("click", () => go(S.ply + 1));
+$("last").addEventListener("click", () => go(Infinity));
+$("moves").addEventListener("click", (e) => { const tr = e.target.closest("tr[data-ply]"); if (tr) go(Number(tr.dataset.ply)); });
+$("cycles").addEventListener("click", (e) => { const c = e.target.closest(".cycle"); if (c) go(Number(c.dataset.end)); });
+$("lang").addEventListener("click", () => { S.lang = S.lang === "zh" ? "en" : "zh"; document.documentElement.lang = S.lang; render(); });
+$("rules").addEventListener("change", () => (S.mode === "live" ? liveUpdate() : S.review && adjudicateReview()));
+$("profile").addEventListener("change", () => (S.mode === "live" ? liveUpdate() : S.review && adjudicateReview()));
+$("print").addEventListener("click", printSheet);
+$("tab-review").addEventListener("click", () => { setMode("review"); render(); });
+$("tab-live").addEventListener("click", () => { if (S.live.review) { setMode("live"); render(); } else liveStart(null, []); });
+$("live-start").addEventListener("click", () => liveStart(null, []));
+$("live-from-fen").addEventListener("click", () => liveStart($("live-fen").value.trim() || null, []));
+$("live-from-ply").addEventListener("click", () => {
+  if (S.review) liveStart(S.review.start_fen, S.review.plies.slice(0, S.ply).map((p) => p.iccs));
+});
+$("live-claim").addEventListener("click", () => { S.live.fromClaim = S.live.moves.length; $("live-counting").value = "claim"; render(); });
+$("live-counting").addEventListener("change", () => render());
+$("live-undo").addEventListener("click", () => { if (S.live.moves.length) { S.live.moves.pop(); S.live.selected = null; liveUpdate(); } });
+$("board").addEventListener("click", (e) => boardClick(squareAt(e)));
+document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
+  if (e.key === "ArrowLeft") { go(S.ply - 1); e.preventDefault(); }
+  else if (e.key === "ArrowRight") { go(S.ply + 1); e.preventDefault(); }
+  else if (e.key === "Home") go(0);
+  else if (e.key === "End") go(Infinity);
+});
+
+// Open on the start position.
+(async () => {
+  S.review = await apiJson("POST", "/api/review", {});
+  S.report = await apiJson("POST", "/api/adjudicate", {});
+  render();
+})();

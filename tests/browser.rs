@@ -1,0 +1,488 @@
+//! The web app in a real browser: headless Chromium driven over the DevTools protocol (a
+//! WebSocket carrying JSON commands, spoken with `tungstenite`). The test loads a sample record
+//! through the page's file input, steps to a repetition cycle with the buttons and the arrow
+//! keys and checks the verdict text and the pieces on the board, switches the language, enters
+//! moves by clicking in live mode and checks the natural-limit count, saves a screenshot
+//! (docs/screenshot.png), and prints the ruling sheet to PDF and checks it holds the verdict
+//! and a board.
+//!
+//! Chromium is Debian's `chromium` (`.ci/run` installs it, with `poppler-utils` for
+//! `pdftotext`). When it is missing the test fails under CI (`CI` set) and is skipped with a
+//! message elsewhere.
+
+use base64::Engine as _;
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use xiangqi_arbiter::Color;
+use xiangqi_arbiter::service::{self, ClaimRequest, GameInput};
+
+struct Killed(Child);
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn chromium() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    [
+        "/usr/lib/chromium/chromium",
+        "/usr/bin/chromium",
+        "/usr/bin/chromium-browser",
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .find(|p| p.exists())
+}
+
+/// Starts `xqa serve --port 0` and returns it with its address.
+fn start_server() -> (Killed, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xqa"))
+        .args(["serve", "--port", "0"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xqa serve starts");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next().expect("a line").expect("utf-8");
+    let url = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {first:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    std::thread::spawn(move || for _ in lines {});
+    (Killed(child), url)
+}
+
+/// A DevTools session on one page.
+struct Cdp {
+    ws: tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>,
+    next: u64,
+    session: String,
+}
+
+impl Cdp {
+    fn call_in(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let id = self.next;
+        let mut msg = json!({"id": id, "method": method, "params": params});
+        if let Some(s) = session {
+            msg["sessionId"] = s.into();
+        }
+        self.ws
+            .send(tungstenite::Message::text(msg.to_string()))
+            .expect("send");
+        loop {
+            let m = self.ws.read().expect("DevTools answers");
+            let Ok(text) = m.to_text() else { continue };
+            let v: Value = serde_json::from_str(text).expect("JSON");
+            if v["id"] == id {
+                if let Some(e) = v.get("error") {
+                    panic!("{method}: {e}");
+                }
+                return v["result"].clone();
+            }
+        }
+    }
+
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        let s = self.session.clone();
+        self.call_in(Some(&s), method, params)
+    }
+
+    /// Evaluates a JavaScript expression (awaiting a promise) and returns its value.
+    fn eval(&mut self, expr: &str) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expr, "awaitPromise": true, "returnByValue": true}),
+        );
+        if let Some(e) = r.get("exceptionDetails") {
+            panic!("{expr}: {e}");
+        }
+        r["result"]["value"].clone()
+    }
+
+    /// Waits until `expr` is true.
+    fn wait_for(&mut self, expr: &str) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(30) {
+            if self.eval(expr) == json!(true) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("timed out waiting for {expr}");
+    }
+
+    /// Waits for the page to settle after a click: no request in flight for a while.
+    fn settle(&mut self) {
+        self.wait_for("window.__idle === true");
+    }
+
+    fn click(&mut self, selector: &str) {
+        self.eval(&format!(
+            "(() => {{ window.__idle = false; document.querySelector({selector:?}).click(); return true; }})()"
+        ));
+        self.settle();
+    }
+
+    fn key(&mut self, key: &str) {
+        self.eval("window.__idle = false");
+        for kind in ["keyDown", "keyUp"] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                json!({"type": kind, "key": key, "code": key, "windowsVirtualKeyCode":
+                    if key == "ArrowLeft" { 37 } else { 39 }}),
+            );
+        }
+        self.settle();
+    }
+
+    /// Clicks the board's point `sq` (ICCS, like "h2") with the mouse.
+    fn click_square(&mut self, sq: &str) {
+        let b = sq.as_bytes();
+        let (file, rank) = ((b[0] - b'a') as f64, (b[1] - b'0') as f64);
+        let at = self.eval(&format!(
+            "(() => {{ const s = document.querySelector('#board svg'); const r = s.getBoundingClientRect();
+               const k = r.width / s.viewBox.baseVal.width;
+               return [r.left + (66 + {file} * 56) * k, r.top + (66 + (9 - {rank}) * 56) * k]; }})()"
+        ));
+        let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+        self.eval("window.__idle = false");
+        for kind in ["mousePressed", "mouseReleased"] {
+            self.call(
+                "Input.dispatchMouseEvent",
+                json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
+            );
+        }
+        self.settle();
+    }
+}
+
+/// Counts requests in flight so that the test can wait for the page to settle.
+const IDLE_HOOK: &str = r#"
+(() => {
+  let busy = 0, timer = null;
+  const orig = window.fetch;
+  window.__idle = true;
+  window.fetch = (...a) => {
+    busy++; window.__idle = false; clearTimeout(timer);
+    return orig(...a).finally(() => { busy--; if (!busy) timer = setTimeout(() => { if (!busy) window.__idle = true; }, 150); });
+  };
+  return true;
+})()
+"#;
+
+fn launch(chrome: &Path, profile: &Path) -> (Killed, String) {
+    let mut child = Command::new(chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=1360,1000",
+            "--remote-debugging-port=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("about:blank")
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    let start = Instant::now();
+    let ws = loop {
+        line.clear();
+        if err.read_line(&mut line).unwrap_or(0) == 0 || start.elapsed() > Duration::from_secs(60) {
+            panic!("chromium gave no DevTools address");
+        }
+        if let Some(i) = line.find("ws://") {
+            break line[i..].trim().to_string();
+        }
+    };
+    std::thread::spawn(move || {
+        let mut sink = Vec::new();
+        let _ = err.read_to_end(&mut sink);
+    });
+    (Killed(child), ws)
+}
+
+fn connect(ws_url: &str) -> Cdp {
+    let (ws, _) = tungstenite::connect(ws_url).expect("DevTools connects");
+    let mut cdp = Cdp {
+        ws,
+        next: 0,
+        session: String::new(),
+    };
+    let target = cdp.call_in(None, "Target.createTarget", json!({"url": "about:blank"}));
+    let attached = cdp.call_in(
+        None,
+        "Target.attachToTarget",
+        json!({"targetId": target["targetId"], "flatten": true}),
+    );
+    cdp.session = attached["sessionId"].as_str().unwrap().to_string();
+    cdp.call("Page.enable", json!({}));
+    cdp.call("Runtime.enable", json!({}));
+    cdp.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 1360, "height": 1000, "deviceScaleFactor": 1, "mobile": false}),
+    );
+    cdp
+}
+
+fn open(cdp: &mut Cdp, url: &str) {
+    cdp.call(
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({"source": IDLE_HOOK}),
+    );
+    cdp.call("Page.navigate", json!({"url": url}));
+    cdp.wait_for("document.readyState === 'complete' && !!document.querySelector('#board svg')");
+    cdp.settle();
+}
+
+/// The squares and glyphs of the pieces drawn on the page's board.
+fn board_pieces(cdp: &mut Cdp) -> Vec<(String, String)> {
+    let v = cdp.eval(
+        "[...document.querySelectorAll('#board g.piece')].map(g => [g.dataset.square, g.textContent])",
+    );
+    let mut out: Vec<(String, String)> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap().into(), p[1].as_str().unwrap().into()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The same, from the service's own drawing of `fen`.
+fn expected_pieces(fen: &str) -> Vec<(String, String)> {
+    let svg = service::board(fen, None, &[], None, &[], None).unwrap();
+    let mut out = Vec::new();
+    for part in svg.split("<g class=\"piece ").skip(1) {
+        let sq = part.split("data-square=\"").nth(1).unwrap();
+        let sq = &sq[..sq.find('"').unwrap()];
+        let glyph = part.split("\">").last().unwrap();
+        let glyph = &glyph[..glyph.find('<').unwrap()];
+        out.push((sq.to_string(), glyph.to_string()));
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn the_workbench_in_a_real_browser() {
+    let Some(chrome) = chromium() else {
+        if std::env::var_os("CI").is_some() {
+            panic!("chromium is missing: .ci/run installs it (apt-get install -y chromium)");
+        }
+        eprintln!("SKIPPED: no chromium (apt-get install -y chromium); CI fails here instead");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sample = root.join("pgn-samples/iccs-no-format-tag.pgn");
+    let (_server, url) = start_server();
+    let profile = std::env::temp_dir().join(format!("xqa-browser-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&profile);
+    let (_chrome, ws) = launch(&chrome, &profile);
+    let mut cdp = connect(&ws);
+    open(&mut cdp, &format!("{url}/"));
+
+    // Load the sample through the page's file input.
+    let doc = cdp.call("DOM.getDocument", json!({}));
+    let input = cdp.call(
+        "DOM.querySelector",
+        json!({"nodeId": doc["root"]["nodeId"], "selector": "#file"}),
+    );
+    cdp.eval("window.__idle = false");
+    cdp.call(
+        "DOM.setFileInputFiles",
+        json!({"nodeId": input["nodeId"], "files": [sample.to_str().unwrap()]}),
+    );
+    cdp.settle();
+    let bytes = std::fs::read(&sample).unwrap();
+    let name = "iccs-no-format-tag.pgn";
+    let review = service::review(&GameInput::record(bytes.clone(), name, 1)).unwrap();
+    let rows = cdp.eval("document.querySelectorAll('#moves tr[data-ply]').length");
+    assert_eq!(rows, json!(review.plies.len()), "every ply is listed");
+
+    // Step to the last cycle: first to its start with the buttons, then onto it by the keys.
+    let report = service::adjudicate(
+        &GameInput::record(bytes.clone(), name, 1),
+        &Default::default(),
+    )
+    .unwrap();
+    let cycle = report
+        .cycles
+        .last()
+        .expect("the sample has a cycle")
+        .clone();
+    cdp.click("#first");
+    assert_eq!(
+        cdp.eval("document.querySelector('#ply-label').textContent"),
+        json!(format!("ply 0 / {}", review.plies.len()))
+    );
+    for _ in 0..cycle.start_ply {
+        cdp.click("#next");
+    }
+    cdp.key("ArrowRight");
+    cdp.key("ArrowRight");
+    cdp.key("ArrowLeft");
+    let ply = cycle.start_ply + 1;
+    assert_eq!(
+        cdp.eval("document.querySelector('#ply-label').textContent"),
+        json!(format!("ply {ply} / {}", review.plies.len()))
+    );
+    let verdict = cdp.eval("document.querySelector('#cycles .cycle.current .verdict').textContent");
+    let verdict_want = match cycle.verdict.name() {
+        "red_must_vary" => ("Red must vary", "红方必须变着"),
+        "black_must_vary" => ("Black must vary", "黑方必须变着"),
+        _ => ("Draw", "不变作和"),
+    };
+    assert_eq!(verdict, json!(verdict_want.0));
+    let reason = cdp.eval("document.querySelector('#cycles .cycle.current .reason').textContent");
+    assert_eq!(reason, json!(cycle.reason_en));
+    assert_eq!(
+        board_pieces(&mut cdp),
+        expected_pieces(&review.plies[ply - 1].fen),
+        "the board shows the position after ply {ply}"
+    );
+    // The move's targets are ringed.
+    let targets = cdp.eval("document.querySelectorAll('#board .target').length");
+    assert_eq!(targets, json!(report.moves[ply - 1].targets.len()));
+    cdp.click("#lang");
+    let verdict = cdp.eval("document.querySelector('#cycles .cycle.current .verdict').textContent");
+    assert_eq!(verdict, json!(verdict_want.1));
+    let reason = cdp.eval("document.querySelector('#cycles .cycle.current .reason').textContent");
+    assert_eq!(reason, json!(cycle.reason_zh));
+    cdp.click("#lang");
+    // Near the cycle's end (a chase, its target ringed) for the screenshot.
+    cdp.click(".cycle.current");
+    cdp.key("ArrowLeft");
+    let shot = cdp.call("Page.captureScreenshot", json!({"format": "png"}));
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(shot["data"].as_str().unwrap())
+        .unwrap();
+    assert!(png.starts_with(b"\x89PNG") && png.len() > 20_000);
+    std::fs::write(root.join("docs/screenshot.png"), &png).unwrap();
+
+    // Live count: enter moves by clicking, only legal ones are taken.
+    cdp.click("#tab-live");
+    cdp.click("#live-start");
+    let moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"];
+    for m in moves {
+        cdp.click_square(&m[..2]);
+        cdp.click_square(&m[2..]);
+    }
+    // An illegal try (a rook through its own cannon) is refused.
+    cdp.click_square("a0");
+    cdp.click_square("a5");
+    let live = cdp.eval("document.querySelector('#ply-label').textContent");
+    assert_eq!(live, json!(format!("ply {0} / {0}", moves.len())));
+    let line = moves.join(" ");
+    for (side, color) in [("red", Color::Red), ("black", Color::Black)] {
+        let want = service::claim(
+            &GameInput::fen(None, Some(&line)),
+            &ClaimRequest::new(color),
+        )
+        .unwrap()
+        .report;
+        let got = cdp.eval(&format!(
+            "document.querySelector('#limit [data-side={side}] .counted').textContent"
+        ));
+        assert_eq!(
+            got,
+            json!(format!("{} / {}", want.counted, want.required)),
+            "{side}"
+        );
+    }
+    // Undo takes the last move back; counting from a claim starts the count there.
+    cdp.click("#live-undo");
+    assert_eq!(
+        cdp.eval("document.querySelector('#ply-label').textContent"),
+        json!(format!("ply {0} / {0}", moves.len() - 1))
+    );
+    cdp.click("#live-claim");
+    cdp.click_square("b9");
+    cdp.click_square("c7");
+    let mut request = ClaimRequest::new(Color::Red);
+    request.from_claim = Some(moves.len() as u32 - 1);
+    let want = service::claim(&GameInput::fen(None, Some(&line)), &request)
+        .unwrap()
+        .report;
+    let got = cdp.eval("document.querySelector('#limit [data-side=red] .counted').textContent");
+    assert_eq!(got, json!(format!("{} / {}", want.counted, want.required)));
+
+    // The ruling sheet, printed to PDF.
+    let sheet =
+        service::adjudicate_sheet(&GameInput::record(bytes, name, 1), &Default::default()).unwrap();
+    cdp.eval(&format!(
+        "(async () => {{ const r = await fetch('/api/sheet?kind=adjudicate&name={name}', {{method: 'POST', body: {body:?}}});
+           const h = await r.text(); document.open(); document.write(h); document.close(); return h.length; }})()",
+        body = String::from_utf8(std::fs::read(&sample).unwrap()).unwrap()
+    ));
+    cdp.wait_for("!!document.querySelector('.verdict') && !!document.querySelector('svg')");
+    let html = cdp.eval("document.documentElement.outerHTML");
+    assert!(html.as_str().unwrap().contains(want_sheet_verdict(&sheet)));
+    let pdf = cdp.call(
+        "Page.printToPDF",
+        json!({"paperWidth": 8.27, "paperHeight": 11.69, "printBackground": true}),
+    );
+    let pdf = base64::engine::general_purpose::STANDARD
+        .decode(pdf["data"].as_str().unwrap())
+        .unwrap();
+    assert!(pdf.starts_with(b"%PDF"));
+    let pdf_path = std::env::temp_dir().join(format!("xqa-sheet-{}.pdf", std::process::id()));
+    std::fs::write(&pdf_path, &pdf).unwrap();
+    let text = Command::new("pdftotext")
+        .arg(&pdf_path)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs (apt-get install -y poppler-utils)");
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains(verdict_want.0) || text.contains(want_sheet_verdict(&sheet)),
+        "verdict in the PDF: {text}"
+    );
+    assert!(
+        text.contains(&cycle.reason_en[..cycle.reason_en.len().min(30)]),
+        "rule in the PDF"
+    );
+    // A board: the river and the generals' glyphs are drawn in it.
+    assert!(
+        text.contains('帥') && text.contains('將'),
+        "board in the PDF: {text}"
+    );
+    let pages = String::from_utf8_lossy(&pdf)
+        .matches("/Type /Page\n")
+        .count()
+        + String::from_utf8_lossy(&pdf)
+            .matches("/Type /Page/")
+            .count()
+        + String::from_utf8_lossy(&pdf)
+            .matches("/Type /Page ")
+            .count();
+    assert!(pages <= 2, "the sheet fits on A4 ({pages} pages)");
+    let _ = std::fs::remove_file(&pdf_path);
+    let _ = std::fs::remove_dir_all(&profile);
+}
+
+/// The English verdict the sheet states.
+fn want_sheet_verdict(sheet: &str) -> &str {
+    let v = sheet.split("<div class=\"verdict\">").last().unwrap();
+    let v = &v[..v.find("</div>").unwrap()];
+    v.split(" · ").nth(1).unwrap()
+}

@@ -1,0 +1,368 @@
+//! Verdict-side options of the repetition rulings (issue 16, items 7 to 9), on constructed
+//! cycles: how occurrences are counted, the tournament overlay, and the AXF allowances with the
+//! side labels following the profile.
+
+use xiangqi_arbiter::rules::{OccurrenceCounting, Profile, Verdict, adjudicate, find_cycles};
+use xiangqi_arbiter::{Move, Position};
+
+fn line(text: &str) -> Vec<Move> {
+    text.split_whitespace()
+        .map(|m| Move::parse_iccs(m).unwrap())
+        .collect()
+}
+
+// ---- occurrences ----
+
+/// Both rooks go round a three-move loop back to the start, then shuffle on a two-move loop: the
+/// start position stands for the third time at ply 10, but only the second time along the loop.
+const SHUFFLE: &str = "r2ak4/4a4/9/9/9/9/9/9/4A4/3AK3R w";
+const ROUTES: &str = "i0i1 a9a8 i1i2 a8a7 i2i0 a7a9 i0i1 a9a8 i1i0 a8a9";
+
+#[test]
+fn a_position_reached_by_another_route_is_no_turn_of_the_loop() {
+    let start = Position::from_fen(SHUFFLE).unwrap();
+    let r = adjudicate::adjudicate(&start, &line(ROUTES), &Profile::cxa()).unwrap();
+    let c = r.cycles.last().unwrap();
+    assert_eq!((c.start_ply, c.end_ply), (6, 10));
+    assert_eq!(c.loop_occurrences, 2);
+    assert_eq!(c.visits, 3);
+    assert_eq!(c.counting, OccurrenceCounting::AlongLoop);
+    assert_eq!(c.occurrences, 2, "the default counts along the loop");
+    assert!(
+        c.reason_en.contains("2 along the loop, 3 visits"),
+        "{}",
+        c.reason_en
+    );
+    assert!(c.reason_zh.contains("尚未到裁决次数"), "{}", c.reason_zh);
+
+    let mut every = Profile::cxa();
+    every.occurrence_counting = OccurrenceCounting::EveryVisit;
+    let r = adjudicate::adjudicate(&start, &line(ROUTES), &every).unwrap();
+    let c = r.cycles.last().unwrap();
+    assert_eq!((c.loop_occurrences, c.visits, c.occurrences), (2, 3, 3));
+    assert!(c.reason_en.contains("ruling applies"), "{}", c.reason_en);
+}
+
+#[test]
+fn both_counts_agree_on_a_loop_played_from_its_first_stand() {
+    let start = Position::from_fen(SHUFFLE).unwrap();
+    let moves = line("i0i1 a9a8 i1i0 a8a9 i0i1 a9a8 i1i0 a8a9 i0i1");
+    for counting in [
+        OccurrenceCounting::AlongLoop,
+        OccurrenceCounting::EveryVisit,
+    ] {
+        let mut p = Profile::cxa();
+        p.occurrence_counting = counting;
+        let cycles = find_cycles(
+            &start,
+            &moves,
+            &xiangqi_arbiter::rules::classify_line(&start, &moves, &p),
+            &p,
+        );
+        assert_eq!(cycles.len(), 1);
+        let c = &cycles[0];
+        assert_eq!((c.start_ply, c.end_ply), (0, 9));
+        assert_eq!((c.loop_occurrences, c.visits, c.occurrences), (3, 3, 3));
+        assert_eq!(c.verdict, Verdict::Draw);
+    }
+}
+
+#[test]
+fn the_counts_are_in_the_json_and_the_text_report() {
+    let start = Position::from_fen(SHUFFLE).unwrap();
+    let r = adjudicate::adjudicate(&start, &line(ROUTES), &Profile::cxa()).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+    let c = v["cycles"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(c["occurrences"], 2);
+    assert_eq!(c["loop_occurrences"], 2);
+    assert_eq!(c["visits"], 3);
+    assert_eq!(c["counting"], "along_loop");
+    let text = r.to_text();
+    assert!(
+        text.contains(
+            "cycle plies 6-10 (occurrence 2: 2 along the loop, 3 visits; counted along_loop)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn occurrence_counting_is_a_settings_field() {
+    let p: Profile = serde_json::from_str(r#"{"occurrence_counting": "every_visit"}"#).unwrap();
+    assert_eq!(p.occurrence_counting, OccurrenceCounting::EveryVisit);
+    assert_eq!(
+        Profile::cxa().occurrence_counting,
+        OccurrenceCounting::AlongLoop
+    );
+    assert_eq!(
+        Profile::axf().occurrence_counting,
+        OccurrenceCounting::AlongLoop
+    );
+    assert!(serde_json::from_str::<Profile>(r#"{"occurrence_counting": "sometimes"}"#).is_err());
+}
+
+// ---- AXF allowances, and the labels following the profile ----
+//
+// The natures are written by hand on a real board (both rooks shuffling, the other pieces
+// standing where the targets say), so that each test exercises the verdict alone.
+
+use xiangqi_arbiter::rules::{ChaseTarget, Cycle, MoveNature, NatureKind, WinHow};
+use xiangqi_arbiter::{Color, Piece, Role, Square};
+
+/// Red's rook i0-i1-i0, Black's rook a9-a8-a9, twice round; a red crossed pawn on e6 faces a
+/// black horse on e7, black cannons stand on c5 and g5.
+const BOARD: &str = "r2ak4/9/4n4/4P4/2c3c2/9/9/9/4A4/3AK3R w";
+const LOOP: &str = "i0i1 a9a8 i1i0 a8a9 i0i1 a9a8 i1i0 a8a9";
+
+fn sq(s: &str) -> Square {
+    Square::parse(s).unwrap()
+}
+
+fn target(square: &str, role: Role, how: WinHow, by: &str) -> ChaseTarget {
+    ChaseTarget {
+        square: sq(square),
+        piece: Piece {
+            color: Color::Black,
+            role,
+        },
+        joint: false,
+        how,
+        by: vec![sq(by)],
+        reason: String::new(),
+    }
+}
+
+/// Red's four moves get `red[i % red.len()]`; Black's moves are idle.
+fn cycle(red: &[(NatureKind, Vec<ChaseTarget>)], profile: &Profile) -> Cycle {
+    cycle_on(BOARD, red, profile)
+}
+
+fn cycle_on(fen: &str, red: &[(NatureKind, Vec<ChaseTarget>)], profile: &Profile) -> Cycle {
+    let start = Position::from_fen(fen).unwrap();
+    let moves = line(LOOP);
+    let natures: Vec<MoveNature> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, &mv)| {
+            let side = if i % 2 == 0 { Color::Red } else { Color::Black };
+            let (kind, targets) = if side == Color::Red {
+                red[(i / 2) % red.len()].clone()
+            } else {
+                (NatureKind::Idle, Vec::new())
+            };
+            MoveNature {
+                mv,
+                side,
+                kind,
+                idle_kind: None,
+                targets,
+                capture: None,
+                nodes: 0,
+            }
+        })
+        .collect();
+    let cycles = find_cycles(&start, &moves, &natures, profile);
+    assert_eq!(cycles.len(), 1, "{cycles:?}");
+    cycles.into_iter().next().unwrap()
+}
+
+fn chase(t: ChaseTarget) -> (NatureKind, Vec<ChaseTarget>) {
+    (NatureKind::Chase, vec![t])
+}
+
+/// Asserts Red's label and the verdict under a profile.
+fn assert_red(c: &Cycle, pattern: &str, allowances: &[&str], verdict: Verdict) {
+    assert_eq!(c.red.pattern, pattern, "{c:?}");
+    assert_eq!(c.red.allowances, allowances, "{c:?}");
+    assert_eq!(c.verdict, verdict, "{c:?}");
+    // The label and the verdict agree: a forbidden side against allowed play must vary.
+    assert_eq!(
+        pattern == "forbidden",
+        verdict == Verdict::RedMustVary,
+        "{c:?}"
+    );
+}
+
+#[test]
+fn one_piece_chasing_different_pieces_in_turn() {
+    let red = [
+        chase(target("c5", Role::Cannon, WinHow::Capture, "i1")),
+        chase(target("g5", Role::Cannon, WinHow::Capture, "i0")),
+    ];
+    let c = cycle(&red, &Profile::cxa());
+    assert_eq!(c.red.name, "长捉");
+    assert_red(&c, "forbidden", &[], Verdict::RedMustVary);
+    let c = cycle(&red, &Profile::axf());
+    assert_eq!(c.red.name, "长捉");
+    assert_red(&c, "allowed", &["different_targets"], Verdict::Draw);
+    assert!(
+        c.reason_en
+            .contains("one piece chasing different pieces in turn is allowed"),
+        "{}",
+        c.reason_en
+    );
+    assert!(
+        c.reason_zh.contains("一子轮流捉不同的子允许"),
+        "{}",
+        c.reason_zh
+    );
+    // One and the same piece chased every time is a perpetual chase under both.
+    let same = [chase(target("c5", Role::Cannon, WinHow::Capture, "i1"))];
+    assert_red(
+        &cycle(&same, &Profile::cxa()),
+        "forbidden",
+        &[],
+        Verdict::RedMustVary,
+    );
+    assert_red(
+        &cycle(&same, &Profile::axf()),
+        "forbidden",
+        &[],
+        Verdict::RedMustVary,
+    );
+}
+
+#[test]
+fn check_alternating_with_chase() {
+    let red = [
+        (NatureKind::Check, Vec::new()),
+        chase(target("c5", Role::Cannon, WinHow::Capture, "i0")),
+    ];
+    let c = cycle(&red, &Profile::cxa());
+    assert_eq!(c.red.name, "一将一捉");
+    assert_red(&c, "forbidden", &[], Verdict::RedMustVary);
+    let c = cycle(&red, &Profile::axf());
+    assert_red(&c, "allowed", &["check_and_chase"], Verdict::Draw);
+    // Perpetual check stays forbidden under both.
+    let checks = [(NatureKind::Check, Vec::new())];
+    assert_red(
+        &cycle(&checks, &Profile::cxa()),
+        "forbidden",
+        &[],
+        Verdict::RedMustVary,
+    );
+    assert_red(
+        &cycle(&checks, &Profile::axf()),
+        "forbidden",
+        &[],
+        Verdict::RedMustVary,
+    );
+}
+
+#[test]
+fn perpetual_mate_threat() {
+    let red = [(NatureKind::MateThreat, Vec::new())];
+    let c = cycle(&red, &Profile::cxa());
+    assert_eq!(c.red.name, "长杀");
+    assert_red(&c, "forbidden", &[], Verdict::RedMustVary);
+    let c = cycle(&red, &Profile::axf());
+    assert_red(&c, "allowed", &["mate_threat"], Verdict::Draw);
+    // A mate threat that also chases one piece that cannot escape is a perpetual chase under
+    // AXF (`mate_threat_may_chase`).
+    let red = [(
+        NatureKind::MateThreat,
+        vec![target("c5", Role::Cannon, WinHow::Capture, "i1")],
+    )];
+    assert_red(
+        &cycle(&red, &Profile::axf()),
+        "forbidden",
+        &[],
+        Verdict::RedMustVary,
+    );
+}
+
+#[test]
+fn chasing_a_protected_piece() {
+    // The rook on i1 / i0 attacks a protected cannon: won only through an exchange.
+    let red = [chase(target("c5", Role::Cannon, WinHow::Exchange, "i1"))];
+    let mut cxa_like = Profile::cxa();
+    assert!(!cxa_like.protected_chase_allowed);
+    assert_red(
+        &cycle(&red, &cxa_like),
+        "forbidden",
+        &[],
+        Verdict::RedMustVary,
+    );
+    let c = cycle(&red, &Profile::axf());
+    assert_red(&c, "allowed", &["protected_target"], Verdict::Draw);
+    // Taken by a piece worth less (a horse or cannon on a rook) it is forbidden whether or not
+    // the target is protected. (The capturer is read from the board: the red pawn on e6.)
+    let red = [chase(target("e7", Role::Rook, WinHow::Exchange, "e6"))];
+    let mut axf = Profile::axf();
+    axf.king_pawn_chase_allowed = false;
+    assert_red(&cycle(&red, &axf), "forbidden", &[], Verdict::RedMustVary);
+    // The option alone turns the CXA reading into the AXF one.
+    cxa_like.protected_chase_allowed = true;
+    let red = [chase(target("c5", Role::Cannon, WinHow::Exchange, "i1"))];
+    assert_red(
+        &cycle(&red, &cxa_like),
+        "allowed",
+        &["protected_target"],
+        Verdict::Draw,
+    );
+}
+
+#[test]
+fn general_and_pawn_chases() {
+    // The crossed pawn e6 alone bears on the horse e7.
+    let red = [chase(target("e7", Role::Horse, WinHow::Capture, "e6"))];
+    assert_red(
+        &cycle(&red, &Profile::cxa()),
+        "forbidden",
+        &[],
+        Verdict::RedMustVary,
+    );
+    let c = cycle(&red, &Profile::axf());
+    assert_red(&c, "allowed", &["king_pawn_chase"], Verdict::Draw);
+    // A joint chase with another piece is no pawn chasing by itself.
+    let mut joint = target("e7", Role::Horse, WinHow::Capture, "e6");
+    joint.joint = true;
+    joint.by.push(sq("i1"));
+    assert_red(
+        &cycle(&[chase(joint)], &Profile::axf()),
+        "forbidden",
+        &[],
+        Verdict::RedMustVary,
+    );
+    // Nor is a chase of a piece that a rook also bears on (the rook takes part, whatever piece
+    // the chase is charged to): a red rook on a7 attacks the horse along the rank.
+    let with_rook = "r2ak4/9/R3n4/4P4/2c3c2/9/9/9/4A4/3AK3R w";
+    let red = [chase(target("e7", Role::Horse, WinHow::Capture, "e6"))];
+    assert_red(
+        &cycle_on(with_rook, &red, &Profile::axf()),
+        "forbidden",
+        &[],
+        Verdict::RedMustVary,
+    );
+    // With the option off, the AXF table counts the pawn's chase.
+    let mut axf = Profile::axf();
+    axf.king_pawn_chase_allowed = false;
+    assert_red(&cycle(&red, &axf), "forbidden", &[], Verdict::RedMustVary);
+}
+
+#[test]
+fn labels_follow_the_profile_on_a_rulebook_cycle() {
+    // AXF diagram 27 (case axf-orange-41): a cannon chases two black rooks on alternate moves.
+    let case = include_str!("data/rules/axf.jsonl")
+        .lines()
+        .find(|l| l.contains("\"axf-orange-41\""))
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(case).unwrap();
+    let start = Position::from_fen(v["fen"].as_str().unwrap()).unwrap();
+    let moves: Vec<Move> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| Move::parse_iccs(m.as_str().unwrap()).unwrap())
+        .collect();
+    let axf = adjudicate::adjudicate(&start, &moves, &Profile::axf()).unwrap();
+    let c = axf.cycles.last().unwrap();
+    assert_eq!(c.red.name, "长捉");
+    assert_eq!(c.red.pattern, "allowed");
+    assert_eq!(c.red.allowances, ["different_targets"]);
+    assert_eq!(axf.verdict, Verdict::Draw);
+    let cxa = adjudicate::adjudicate(&start, &moves, &Profile::cxa()).unwrap();
+    let c = cxa.cycles.last().unwrap();
+    assert_eq!(c.red.pattern, "forbidden");
+    assert!(c.red.allowances.is_empty());
+}
