@@ -55,7 +55,7 @@ pub struct Fields {
     pub source: Option<String>,
     /// 1-based game number in the source.
     pub game: Option<usize>,
-    pub line: Option<u32>,
+    pub line: Option<u64>,
     pub column: Option<u32>,
     pub offset: Option<u64>,
     pub ply: Option<usize>,
@@ -70,10 +70,11 @@ impl From<&RecordError> for Fields {
         Fields {
             kind: e.kind.clone(),
             message: e.message.clone(),
+            // As the report schema's error object gives them (report::schema::error_object).
             source: (!e.source.is_empty()).then(|| e.source.clone()),
-            game: Some(e.game + 1),
+            game: (!e.source.is_empty()).then_some(e.game + 1),
             line: (e.line > 0).then_some(e.line),
-            column: (e.line > 0).then_some(e.column),
+            column: (e.column > 0).then_some(e.column),
             offset: e.offset,
             ply: e.ply,
             move_text: e.move_text.clone(),

@@ -287,11 +287,18 @@ impl Game {
         })
     }
 
-    /// The game as PGN in `notation` (`"chinese"`, `"wxf"` or `"iccs"`), or as DhtmlXQ with
-    /// `format="dhtmlxq"`: exactly what `xqa convert` writes for it.
-    #[pyo3(signature = (to = "chinese", format = "pgn"))]
-    fn write(&self, py: Python<'_>, to: &str, format: &str) -> PyResult<String> {
-        crate::reports::write_game(py, &self.entry, to, format)
+    /// The game as PGN in `notation` (`"chinese"`, `"wxf"`, `"iccs"` or `"san"`, with
+    /// `rank_base` `"0"` for WinBoard's SAN), or as DhtmlXQ or a WXF file with
+    /// `format="dhtmlxq"` or `"wxf"`: exactly what `xqa convert` writes for it.
+    #[pyo3(signature = (to = "chinese", format = "pgn", rank_base = None))]
+    fn write(
+        &self,
+        py: Python<'_>,
+        to: &str,
+        format: &str,
+        rank_base: Option<&str>,
+    ) -> PyResult<String> {
+        crate::reports::write_game(py, &self.entry, to, format, rank_base)
     }
 
     /// The game's dict of `validate` (the object `xqa validate --json` prints for it).

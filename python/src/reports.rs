@@ -6,7 +6,7 @@ use crate::error::{guarded, record_err, service_err};
 use crate::pool::Pool;
 use crate::source::{Source, extract_many};
 use pyo3::prelude::*;
-use xiangqi_arbiter::record::{GameEntry, dhtmlxq, pgn, walk};
+use xiangqi_arbiter::record::{GameEntry, dhtmlxq, pgn, walk, wxf_file};
 use xiangqi_arbiter::report::ConvertFormat;
 use xiangqi_arbiter::service;
 
@@ -16,12 +16,14 @@ pub fn loads<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (json,))
 }
 
-/// The `to=` and `format=` arguments of `convert` (`ValueError` for an unknown one).
+/// The `to=`, `format=` and `rank_base=` arguments of `convert` (`ValueError` for an unknown
+/// one).
 pub fn convert_options(
     to: &str,
     format: &str,
+    rank_base: Option<&str>,
 ) -> PyResult<(xiangqi_arbiter::record::Notation, ConvertFormat)> {
-    service::convert_options(to, format)
+    service::convert_options(to, format, rank_base)
         .map_err(|e| crate::error::value_err(e.message.replacen("--", "", 1)))
 }
 
@@ -73,14 +75,15 @@ pub fn validate_json(
 /// `convert`: every game of the sources rewritten, as `xqa convert` writes them. The first game
 /// that cannot be converted raises its `RecordError`.
 #[pyfunction]
-#[pyo3(signature = (sources, to = "chinese", format = "pgn"))]
+#[pyo3(signature = (sources, to = "chinese", format = "pgn", rank_base = None))]
 pub fn convert(
     py: Python<'_>,
     sources: &Bound<'_, PyAny>,
     to: &str,
     format: &str,
+    rank_base: Option<&str>,
 ) -> PyResult<String> {
-    let (notation, format) = convert_options(to, format)?;
+    let (notation, format) = convert_options(to, format, rank_base)?;
     let sources = extract_many(sources)?;
     py.detach(|| {
         guarded(|| {
@@ -114,8 +117,14 @@ pub fn convert(
 }
 
 /// Game `entry` written as `xqa convert` writes each game (the record writers of the library).
-pub fn write_game(py: Python<'_>, entry: &GameEntry, to: &str, format: &str) -> PyResult<String> {
-    let (notation, format) = convert_options(to, format)?;
+pub fn write_game(
+    py: Python<'_>,
+    entry: &GameEntry,
+    to: &str,
+    format: &str,
+    rank_base: Option<&str>,
+) -> PyResult<String> {
+    let (notation, format) = convert_options(to, format, rank_base)?;
     if let Some(e) = &entry.error {
         return Err(record_err(py, e));
     }
@@ -125,6 +134,10 @@ pub fn write_game(py: Python<'_>, entry: &GameEntry, to: &str, format: &str) -> 
             ConvertFormat::Pgn => pgn::write_game(&entry.game, notation, &mut text),
             ConvertFormat::Dhtmlxq => {
                 dhtmlxq::write_game(&entry.game, &mut text);
+                text.push('\n');
+            }
+            ConvertFormat::Wxf => {
+                wxf_file::write_game(&entry.game, &mut text);
                 text.push('\n');
             }
         }

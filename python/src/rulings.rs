@@ -8,9 +8,13 @@ use crate::source::{Source, extract, extract_many};
 use pyo3::exceptions::{PyRuntimeError, PyStopIteration};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
+use rayon::prelude::*;
 use std::io::{self, Write};
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use xiangqi_arbiter::report::screen::game_json;
+use xiangqi_arbiter::report::text::TextLang;
+use xiangqi_arbiter::rules::screen::GameScreen;
 use xiangqi_arbiter::service::{
     self, AdjudicateOptions, ClaimRequest, GameInput, ScreenRequest, SettingsText,
 };
@@ -21,16 +25,6 @@ type Settings = Option<(String, String)>;
 
 fn settings_text(s: Settings) -> Option<SettingsText> {
     s.map(|(name, text)| SettingsText { name, text })
-}
-
-/// The `event=` argument: event files are not part of this engine build yet.
-fn no_event(event: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-    match event {
-        Some(e) if !e.is_none() => Err(value_err(
-            "event= is not available: this build of the engine has no event settings files yet",
-        )),
-        _ => Ok(()),
-    }
 }
 
 /// The tokens of a `moves=` argument: a list of moves, or text (moves separated by spaces or
@@ -97,7 +91,7 @@ fn game_input(
 
 /// `adjudicate`: the object of `xqa adjudicate --json`.
 #[pyfunction]
-#[pyo3(signature = (source, game, fen, moves, rules, settings, event, at, limit_profile))]
+#[pyo3(signature = (source, game, fen, moves, rules, settings, event, time_control, overlay, at, limit_profile))]
 #[allow(clippy::too_many_arguments)]
 pub fn adjudicate_json(
     py: Python<'_>,
@@ -107,15 +101,19 @@ pub fn adjudicate_json(
     moves: Option<&Bound<'_, PyAny>>,
     rules: String,
     settings: Settings,
-    event: Option<&Bound<'_, PyAny>>,
+    event: Settings,
+    time_control: Option<String>,
+    overlay: bool,
     at: Option<u32>,
-    limit_profile: String,
+    limit_profile: Option<String>,
 ) -> PyResult<String> {
-    no_event(event)?;
     let input = game_input(py, source, game, fen, moves)?;
     let options = AdjudicateOptions {
         rules,
         settings: settings_text(settings),
+        event: settings_text(event),
+        time_control,
+        overlay,
         at,
         limit_profile,
     };
@@ -137,7 +135,7 @@ fn claimant_color(name: &str) -> PyResult<Color> {
 /// `claim`: the object of `xqa claim --json`. A cap is `None` (the profile's), `(None,)` (no
 /// cap) or `(n,)`.
 #[pyfunction]
-#[pyo3(signature = (source, claimant, game, fen, moves, profile, settings, event, at, limit, attack_cap, check_cap, from_claim, rules))]
+#[pyo3(signature = (source, claimant, game, fen, moves, profile, settings, event, time_control, at, limit, attack_cap, check_cap, from_claim, rules, rule_settings))]
 #[allow(clippy::too_many_arguments)]
 pub fn claim_json(
     py: Python<'_>,
@@ -148,29 +146,34 @@ pub fn claim_json(
     moves: Option<&Bound<'_, PyAny>>,
     profile: String,
     settings: Settings,
-    event: Option<&Bound<'_, PyAny>>,
+    event: Settings,
+    time_control: Option<String>,
     at: Option<u32>,
     limit: Option<u32>,
     attack_cap: Option<(Option<u32>,)>,
     check_cap: Option<(Option<u32>,)>,
     from_claim: Option<u32>,
     rules: String,
+    rule_settings: Settings,
 ) -> PyResult<String> {
-    no_event(event)?;
     let claimant = claimant_color(claimant)?;
+    let rule_settings = settings_text(rule_settings);
     // The rules are checked before the record is read, as the CLI does.
-    service::named_rules(&rules).map_err(|e| service_err(py, &e))?;
+    service::rules_profile(&rules, rule_settings.as_ref()).map_err(|e| service_err(py, &e))?;
     let input = game_input(py, source, game, fen, moves)?;
     let request = ClaimRequest {
         claimant,
         profile,
         settings: settings_text(settings),
+        event: settings_text(event),
+        time_control,
         limit,
         attack_cap: attack_cap.map(|(c,)| c),
         check_cap: check_cap.map(|(c,)| c),
         at,
         from_claim,
         rules,
+        rule_settings,
     };
     py.detach(|| guarded(|| service::claim(&input, &request).map(|o| o.to_json())))?
         .map_err(|e| service_err(py, &e))
@@ -241,7 +244,7 @@ impl ScreenIter {
 
 /// `screen`: starts screening the sources on the engine's threads and returns the iterator.
 #[pyfunction]
-#[pyo3(signature = (sources, rules, threads, settings, event, draws, all, limit_profile))]
+#[pyo3(signature = (sources, rules, threads, settings, event, time_control, overlay, draws, all, limit_profile))]
 #[allow(clippy::too_many_arguments)]
 pub fn screen(
     py: Python<'_>,
@@ -249,12 +252,13 @@ pub fn screen(
     rules: String,
     threads: usize,
     settings: Settings,
-    event: Option<&Bound<'_, PyAny>>,
+    event: Settings,
+    time_control: Option<String>,
+    overlay: bool,
     draws: bool,
     all: bool,
     limit_profile: Option<String>,
 ) -> PyResult<ScreenIter> {
-    no_event(event)?;
     let sources = extract_many(sources)?;
     let options = service::screen_options(&ScreenRequest {
         rules,
@@ -263,6 +267,9 @@ pub fn screen(
         all,
         json: true,
         limit_profile,
+        event: settings_text(event),
+        time_control,
+        overlay,
     })
     .map_err(|e| service_err(py, &e))?;
     let pool = Pool::new(threads)?;
@@ -279,15 +286,23 @@ pub fn screen(
                     for source in &sources {
                         match source {
                             Source::Path(p) => {
-                                service::screen_paths(std::slice::from_ref(p), &options, &mut out)?;
+                                service::screen_paths(
+                                    std::slice::from_ref(p),
+                                    &options,
+                                    TextLang::Both,
+                                    &mut out,
+                                )?;
                             }
                             Source::Bytes { name, bytes } => {
-                                for g in service::screen(bytes, name, &options) {
-                                    // The games `xqa screen --json` prints (see rules::screen).
+                                let entries = service::read_games(bytes, name);
+                                let screens: Vec<GameScreen> = entries
+                                    .par_iter()
+                                    .map(|e| GameScreen::of(e, &options))
+                                    .collect();
+                                for (g, e) in screens.iter().zip(&entries) {
+                                    // The games `xqa screen --json` prints (see report::screen).
                                     if options.all || g.has_incident() || g.error.is_some() {
-                                        let line =
-                                            serde_json::to_string(&g).map_err(io::Error::other)?;
-                                        writeln!(out, "{line}")?;
+                                        writeln!(out, "{}", game_json(g, e))?;
                                     }
                                 }
                             }

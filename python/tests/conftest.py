@@ -55,6 +55,23 @@ def cli_json_lines(*args: str, check_codes=(0, 1)) -> list:
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
+def renamed(obj, old: str, new: str):
+    """`obj` (a report) with every string equal to `old` (a source's name: the header's
+    ``source.file``, an error object's ``file``) replaced by `new`."""
+    if isinstance(obj, dict):
+        return {k: renamed(v, old, new) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [renamed(v, old, new) for v in obj]
+    return new if obj == old else obj
+
+
+def error_fields(e) -> dict:
+    """A RecordError's fields named as in the report schema's error object."""
+    d = e.to_dict()
+    d["file"] = d.pop("source")
+    return d
+
+
 @pytest.fixture(params=SAMPLE_FILES, ids=lambda p: p.name)
 def sample(request) -> Path:
     """Each record of pgn-samples/ in turn."""

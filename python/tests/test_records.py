@@ -31,13 +31,22 @@ def test_validate_missing_file_equals_cli():
     assert got[0]["error"]["kind"] == "io"
 
 
+def with_file(report, name):
+    """The report as if its game came from the file `name` (the header and the error name it)."""
+    header = {**report["header"], "source": {**report["header"]["source"], "file": name}}
+    out = {**report, "header": header}
+    if report.get("error"):
+        out["error"] = {**report["error"], "file": name}
+    return out
+
+
 def test_validate_bytes_and_text_equal_the_file(sample):
     want = xa.validate(str(sample))
     data = sample.read_bytes()
     got = xa.validate(data)
     for w, g in zip(want, got, strict=True):
-        assert g["source"] == "<bytes>"
-        assert {**g, "source": w["source"]} == w
+        assert g["header"]["source"]["file"] == "<bytes>"
+        assert with_file(g, w["header"]["source"]["file"]) == w
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -45,8 +54,8 @@ def test_validate_bytes_and_text_equal_the_file(sample):
     if "\0" in text:
         return
     for w, g in zip(want, xa.validate(text), strict=True):
-        assert g["source"] == "<string>"
-        assert {**g, "source": w["source"]} == w
+        assert g["header"]["source"]["file"] == "<string>"
+        assert with_file(g, w["header"]["source"]["file"]) == w
 
 
 def test_games_agree_with_validate(sample):
@@ -54,12 +63,12 @@ def test_games_agree_with_validate(sample):
     games = list(xa.read_games(str(sample)))
     assert len(games) == len(reports)
     for game, report in zip(games, reports):
-        assert game.source == report["source"]
-        assert game.number == report["game"]
+        assert game.source == report["header"]["source"]["file"]
+        assert game.number == report["header"]["source"]["game"]
         assert game.format == report["format"]
         assert game.notation == report["notation"]
         assert game.plies == report["plies"] == len(game.moves) == len(game.iccs())
-        assert game.result == report["result"]
+        assert game.result == report["header"]["result"]
         assert game.ok == report["ok"] == (game.error is None)
         assert game.report() == report
         if game.error is not None:
@@ -72,7 +81,8 @@ def test_games_agree_with_validate(sample):
                 want["move_text"],
                 want["suggestions"],
             )
-            assert (e.line or 0, e.column or 0) == (want["line"], want["column"])
+            assert (e.line, e.column, e.offset) == (want["line"], want["column"], want["offset"])
+            assert (e.source, e.game) == (want["file"], want["game"])
             assert e.source == game.source and e.game == game.number
         assert [w.kind for w in game.warnings] == [
             w["kind"] for w in report.get("warnings", [])

@@ -10,7 +10,16 @@ from pathlib import Path
 import pytest
 
 import xiangqi_arbiter as xa
-from conftest import REPO, SAMPLE_FILES, SAMPLES, cli_json, cli_json_lines, run_cli
+from conftest import (
+    REPO,
+    SAMPLE_FILES,
+    SAMPLES,
+    cli_json,
+    cli_json_lines,
+    error_fields,
+    renamed,
+    run_cli,
+)
 
 # The README's repetition example (a horse chasing a rook back and forth).
 CHASE_FEN = "1r2kab1r/2c1a4/n1c1b1n2/4p2N1/p1p6/1C4P2/P1P1P4/2N1B3C/4A4/1RBAK2R1 w"
@@ -18,11 +27,27 @@ CHASE_MOVES = "h6i4 i9h9 i4h6 h9i9 h6i4 i9h9 i4h6 h9i9"
 
 
 def cli_or_error(*args):
-    """The CLI's JSON object, or ("error", message) when it exits 1."""
-    r = run_cli(*args, "--json")
-    if r.returncode == 1:
-        return ("error", r.stderr.strip().removeprefix("xqa: "))
-    return json.loads(r.stdout)
+    """The CLI's JSON object (a broken record's report has its ``error``), or ("error", the
+    error document ``{"schema","code","error"}``, the message) when it refuses the input."""
+    r = run_cli(*args, "--json", check_codes=(0, 1, 2))
+    doc = json.loads(r.stdout)
+    if r.returncode != 0 and "code" in doc:
+        assert doc["code"] == r.returncode
+        return ("error", doc, r.stderr.strip().removeprefix("xqa: "))
+    return doc
+
+
+def assert_raises_as_cli(want, call):
+    """`call` raises the error of the CLI's error document `want` (from cli_or_error)."""
+    _, doc, message = want
+    with pytest.raises(ValueError) as e:
+        call()
+    if doc["error"]["kind"] == "usage":
+        assert not isinstance(e.value, xa.RecordError)
+    else:
+        assert isinstance(e.value, xa.RecordError)
+        assert error_fields(e.value) == doc["error"]
+    assert str(e.value) == message
 
 
 def games_of(sample: Path) -> int:
@@ -34,12 +59,11 @@ def test_adjudicate_equals_cli_on_every_sample(sample, rules):
     for number in range(1, games_of(sample) + 1):
         want = cli_or_error("adjudicate", sample, "--game", number, "--rules", rules)
         if isinstance(want, tuple):
-            with pytest.raises(xa.RecordError) as e:
-                xa.adjudicate(str(sample), game=number, rules=rules)
-            assert str(e.value) == want[1]
+            assert_raises_as_cli(want, lambda: xa.adjudicate(str(sample), game=number, rules=rules))
         else:
             assert xa.adjudicate(str(sample), game=number, rules=rules) == want
-            assert xa.adjudicate(sample.read_bytes(), game=number, rules=rules) == want
+            got = xa.adjudicate(sample.read_bytes(), game=number, rules=rules)
+            assert renamed(got, "<bytes>", str(sample)) == want
 
 
 @pytest.mark.parametrize("at", [0, 7, 40])
@@ -86,9 +110,10 @@ def test_claim_equals_cli_on_every_sample(sample, claimant, profile):
         args = ("claim", sample, "--game", number, "--claimant", claimant, "--profile", profile)
         want = cli_or_error(*args)
         if isinstance(want, tuple):
-            with pytest.raises(xa.RecordError) as e:
-                xa.claim(str(sample), game=number, claimant=claimant, profile=profile)
-            assert str(e.value) == want[1]
+            assert_raises_as_cli(
+                want,
+                lambda: xa.claim(str(sample), game=number, claimant=claimant, profile=profile),
+            )
         else:
             got = xa.claim(str(sample), game=number, claimant=claimant, profile=profile)
             assert got == want
@@ -121,6 +146,100 @@ def test_claim_settings_equal_cli(tmp_path):
     assert xa.claim(sample, claimant="red", settings=settings) == want
 
 
+EVENT = REPO / "events" / "2020-national-individual.json"
+
+
+@pytest.mark.parametrize("time_control", [None, "rapid"])
+def test_adjudicate_event_equals_cli(time_control):
+    tc_flags = ["--time-control", time_control] if time_control else []
+    event_dict = json.loads(EVENT.read_text(encoding="utf-8"))
+    for name in ("claim_rapid.pgn", "wxf-fullwidth.pgn", "claim_slow_checks_void.pgn"):
+        sample = SAMPLES / name
+        want = cli_json("adjudicate", sample, "--event", EVENT, *tc_flags)
+        assert xa.adjudicate(sample, event=EVENT, time_control=time_control) == want
+        assert xa.adjudicate(sample, event=str(EVENT), time_control=time_control) == want
+        assert xa.adjudicate(sample, event=event_dict, time_control=time_control) == want
+    want = cli_json("adjudicate", "--fen", CHASE_FEN, "--moves", CHASE_MOVES, "--event", EVENT, *tc_flags)
+    got = xa.adjudicate(fen=CHASE_FEN, moves=CHASE_MOVES, event=EVENT, time_control=time_control)
+    assert got == want
+    # An explicit limit profile still wins over the event's time control.
+    sample = SAMPLES / "claim_rapid.pgn"
+    want = cli_json("adjudicate", sample, "--event", EVENT, *tc_flags, "--limit-profile", "amateur40")
+    got = xa.adjudicate(sample, event=EVENT, time_control=time_control, limit_profile="amateur40")
+    assert got == want
+
+
+def test_adjudicate_overlay_equals_cli():
+    for sample in SAMPLE_FILES:
+        for number in range(1, games_of(sample) + 1):
+            want = cli_or_error("adjudicate", sample, "--game", number, "--overlay")
+            if isinstance(want, tuple):
+                assert_raises_as_cli(want, lambda: xa.adjudicate(sample, game=number, overlay=True))
+            else:
+                assert xa.adjudicate(sample, game=number, overlay=True) == want
+
+
+@pytest.mark.parametrize("time_control", [None, "rapid"])
+@pytest.mark.parametrize("claimant", ["red", "black"])
+def test_claim_event_equals_cli(sample, claimant, time_control):
+    tc_flags = ["--time-control", time_control] if time_control else []
+    for number in range(1, games_of(sample) + 1):
+        args = ("claim", sample, "--game", number, "--claimant", claimant, "--event", EVENT, *tc_flags)
+        want = cli_or_error(*args)
+        kwargs = dict(game=number, claimant=claimant, event=EVENT, time_control=time_control)
+        if isinstance(want, tuple):
+            assert_raises_as_cli(want, lambda: xa.claim(sample, **kwargs))
+        else:
+            assert xa.claim(sample, **kwargs) == want
+
+
+def test_claim_event_with_custom_values_equals_cli():
+    sample = SAMPLES / "claim_slow_checks_void.pgn"
+    want = cli_json(
+        "claim", sample, "--claimant", "red", "--event", EVENT, "--time-control", "rapid",
+        "--limit", "30", "--check-cap", "none", "--at", "80",
+    )
+    got = xa.claim(
+        sample, claimant="red", event=EVENT, time_control="rapid", limit=30, check_cap=None, at=80
+    )
+    assert got == want
+
+
+def test_claim_rule_settings_equal_cli(tmp_path):
+    settings = {"ruling_occurrence": 2}
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps(settings))
+    sample = SAMPLES / "claim_rapid.pgn"
+    want = cli_json("claim", sample, "--claimant", "black", "--rule-settings", path)
+    assert xa.claim(sample, claimant="black", rule_settings=path) == want
+    assert xa.claim(sample, claimant="black", rule_settings=settings) == want
+
+
+@pytest.mark.parametrize("time_control", [None, "rapid"])
+def test_screen_event_equals_cli(time_control):
+    tc_flags = ["--time-control", time_control] if time_control else []
+    want = cli_json_lines("screen", "--all", "--event", EVENT, *tc_flags, SAMPLES)
+    assert list(xa.screen(SAMPLES, all=True, event=EVENT, time_control=time_control)) == want
+    want = cli_json_lines("screen", "--draws", "--overlay", SAMPLES)
+    assert list(xa.screen(SAMPLES, draws=True, overlay=True)) == want
+
+
+def test_bad_event_files(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        xa.adjudicate(moves="h2e2", event=tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    r = run_cli("adjudicate", "--moves", "h2e2", "--event", bad, "--json")
+    assert r.returncode == 1
+    with pytest.raises(xa.RecordError) as e:
+        xa.adjudicate(moves="h2e2", event=bad)
+    assert str(e.value) == r.stderr.strip().removeprefix("xqa: ")
+    r = run_cli("adjudicate", "--moves", "h2e2", "--event", EVENT, "--time-control", "bullet", check_codes=(2,))
+    with pytest.raises(ValueError) as e:
+        xa.adjudicate(moves="h2e2", event=EVENT, time_control="bullet")
+    assert str(e.value) == r.stderr.strip().removeprefix("xqa: ")
+
+
 def test_screen_equals_cli():
     assert list(xa.screen(str(SAMPLES))) == cli_json_lines("screen", SAMPLES)
     assert list(xa.screen(SAMPLES, all=True)) == cli_json_lines("screen", "--all", SAMPLES)
@@ -144,7 +263,7 @@ def test_screen_every_sample_and_bytes(sample):
 def test_screen_finds_the_cycles():
     reports = list(xa.screen(SAMPLES))
     must_vary = [
-        c for r in reports for c in r["incidents"] if c["verdict"] in ("red_must_vary", "black_must_vary")
+        c for r in reports for c in r["cycles"] if c["verdict"] in ("red_must_vary", "black_must_vary")
     ]
     assert must_vary and all(c["moves_chinese"] for c in must_vary)
 
@@ -157,7 +276,7 @@ def test_screen_missing_file_equals_cli():
 def test_screen_stops_early():
     it = xa.screen([SAMPLES] * 20, all=True)
     first = next(it)
-    assert first["game"] == 1
+    assert first["header"]["source"]["game"] == 1
     it.close()
     with pytest.raises(StopIteration):
         next(it)
@@ -180,14 +299,15 @@ def test_adjudicate_from_8_threads():
 
 def test_errors_by_kind_and_location():
     bad = SAMPLES / "illegal-move-chinese.pgn"
-    for call in (lambda: xa.adjudicate(bad), lambda: xa.claim(bad, claimant="red")):
-        with pytest.raises(xa.RecordError) as e:
-            call()
-        err = e.value
-        assert (err.kind, err.line, err.column, err.ply, err.move_text) == (
-            "no_piece", 12, 4, 11, "车一进三")
-        assert err.source == str(bad) and err.game == 1
-        assert err.suggestions == ["车二进三"]
+    [game] = xa.read_games(bad)
+    err = game.error
+    assert (err.kind, err.line, err.column, err.ply, err.move_text) == (
+        "no_piece", 12, 4, 11, "车一进三")
+    assert err.source == str(bad) and err.game == 1
+    assert err.suggestions == ["车二进三"]
+    # The rulings on the broken record go as far as its legal part, and carry its error.
+    for report in (xa.adjudicate(bad), xa.claim(bad, claimant="red")):
+        assert report["error"] == error_fields(err)
     with pytest.raises(xa.RecordError) as e:
         xa.adjudicate(SAMPLES / "sample.xqf", game=3)
     assert e.value.kind == "no_such_game" and e.value.game == 3
@@ -207,11 +327,16 @@ def test_errors_by_kind_and_location():
 
 def test_errors_equal_the_cli_messages():
     sample = SAMPLES / "claim_rapid.pgn"
-    r = run_cli("claim", sample, "--claimant", "red", "--at", "999", "--json")
-    with pytest.raises(xa.RecordError) as e:
-        xa.claim(sample, claimant="red", at=999)
-    assert str(e.value) == r.stderr.strip().removeprefix("xqa: ")
-    assert e.value.kind == "invalid"
+    # A ply past the end is a usage error of the CLI (exit 2): a ValueError.
+    want = cli_or_error("claim", sample, "--claimant", "red", "--at", "999")
+    assert want[1]["code"] == 2
+    assert_raises_as_cli(want, lambda: xa.claim(sample, claimant="red", at=999))
+    # A broken record is ruled on as far as its legal part goes, as the CLI does (exit 1).
+    bad = SAMPLES / "illegal-move-chinese.pgn"
+    r = run_cli("adjudicate", bad, "--json")
+    assert r.returncode == 1
+    got = xa.adjudicate(bad)
+    assert got == json.loads(r.stdout) and got["error"]["kind"] == "no_piece"
 
 
 def test_bad_option_values():

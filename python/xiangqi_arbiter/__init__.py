@@ -151,29 +151,32 @@ def read_games(source):
 def validate(source, *, threads=0):
     """Check every game of ``source`` (or of a list of sources).
 
-    Returns a list with one dict per game, equal to the objects ``xqa validate --json`` prints:
-    ``source, game, format, notation, ok, plies, result``, plus ``error`` and ``warnings`` when
-    there are any. Runs without the GIL on the engine's threads (``threads=0``: all cores).
+    Returns a list with one dict per game, equal to the objects ``xqa validate --json`` prints
+    (docs/schema.json): ``schema`` (1), ``header`` (``source`` ``{file, game}``, ``result``,
+    ``event``, ``red``, ``black``, ``date``), ``format, notation, ok, plies``, ``error`` (one
+    error object, or None when the game is valid) and ``warnings``. Runs without the GIL on the
+    engine's threads (``threads=0``: all cores).
     """
     return _json.loads(_native.validate_json(source, threads))
 
 
-def convert(source, to="chinese", format="pgn"):
+def convert(source, to="chinese", format="pgn", rank_base=None):
     """Rewrite every game of ``source`` as PGN in notation ``to`` (``"chinese"``, ``"wxf"``,
-    ``"iccs"``), or as DhtmlXQ with ``format="dhtmlxq"``, keeping tags, comments, variations and
-    the result. Returns the text ``xqa convert`` writes.
+    ``"iccs"``, ``"san"``; ``rank_base="0"`` numbers SAN ranks 0-9 as WinBoard does, ``"1"``
+    1-10 as pychess.org), or as DhtmlXQ or a WXF file with ``format="dhtmlxq"`` or ``"wxf"``,
+    keeping tags, comments, variations and the result. Returns the text ``xqa convert`` writes.
 
     An invalid game raises its :class:`RecordError` (the CLI reports it and goes on).
     """
-    return _native.convert(source, to, format)
+    return _native.convert(source, to, format, rank_base)
 
 
-def _settings(settings):
-    """A settings argument: a path to a JSON settings file, or the settings as a dict."""
+def _settings(settings, what="settings"):
+    """A settings argument: a path to a JSON settings (or event) file, or its content as a dict."""
     if settings is None:
         return None
     if isinstance(settings, _Mapping):
-        return ("<settings>", _json.dumps(settings))
+        return (f"<{what}>", _json.dumps(settings))
     path = _os.fspath(settings)
     with open(path, encoding="utf-8") as f:
         return (path, f.read())
@@ -200,8 +203,10 @@ def adjudicate(
     rules="cxa",
     settings=None,
     event=None,
+    time_control=None,
+    overlay=False,
     at=None,
-    limit_profile="slow",
+    limit_profile=None,
 ):
     """Rule on a game: the nature of every move (将 杀 捉 闲 ...), every repetition cycle with
     both sides' patterns and the verdict, and the natural move limit status at ply ``at``.
@@ -210,9 +215,13 @@ def adjudicate(
     position ``fen`` (default: the start) with ``moves`` (a list of moves in ICCS, WXF or Chinese,
     or ICCS text ``"h2e2 h9g7 ..."``). ``rules`` is ``"cxa"`` or ``"axf"``; ``settings`` a rule
     settings file (a path, or the settings as a dict) that wins over ``rules``;
-    ``limit_profile`` the natural move limit profile (``"slow"``, ``"rapid"``, ``"amateur40"``).
-    ``event`` is kept for the event settings files of the CLI's ``--event``, which this build of
-    the engine does not have yet: giving one raises ``ValueError``.
+    ``limit_profile`` the natural move limit profile (``"slow"``, ``"rapid"``, ``"amateur40"``;
+    default: the event's time control, else ``"slow"``). ``event`` is an event file (the CLI's
+    ``--event``, such as ``events/2020-national-individual.json``; a path, or its content as a
+    dict): its rules profile, tournament overlay, occurrence counting and natural move limit
+    win over ``rules`` and ``settings``; ``time_control`` names the event's time control
+    (``"slow"``, ``"rapid"`` ...; default: the event's default). ``overlay=True`` turns the
+    tournament overlay on (a drawn cycle early in a game from the initial array: Red must vary).
 
     Returns the dict ``xqa adjudicate --json`` prints. Raises :class:`RecordError` for a record
     that cannot be read, :class:`PositionError` for a bad FEN, :class:`MoveError` for a bad move
@@ -220,7 +229,17 @@ def adjudicate(
     """
     return _json.loads(
         _native.adjudicate_json(
-            source, game, fen, moves, rules, _settings(settings), event, at, limit_profile
+            source,
+            game,
+            fen,
+            moves,
+            rules,
+            _settings(settings),
+            _settings(event, "event"),
+            time_control,
+            overlay,
+            at,
+            limit_profile,
         )
     )
 
@@ -235,12 +254,14 @@ def claim(
     profile="slow",
     settings=None,
     event=None,
+    time_control=None,
     at=None,
     limit=None,
     attack_cap=_UNSET,
     check_cap=_UNSET,
     from_claim=None,
     rules="cxa",
+    rule_settings=None,
 ):
     """Judge a natural move limit (自然限着) draw claim by ``claimant`` (``"red"`` or ``"black"``).
 
@@ -249,7 +270,11 @@ def claim(
     settings file (a path or a dict) applied over it; ``limit``, ``attack_cap`` and ``check_cap``
     custom values (a cap of ``None`` means no cap); ``at`` the plies played when the claim is made
     (default: the whole game); ``from_claim`` the ply of a claim that counts from the claim;
-    ``rules`` the rules the move natures are judged by. ``event``: as in :func:`adjudicate`.
+    ``rules`` the rules the move natures are judged by, ``rule_settings`` a rule settings file
+    (a path or a dict) that wins over ``rules``. ``event`` (an event file, as in
+    :func:`adjudicate`) gives the rules and the natural move limit of its time control
+    ``time_control`` (default: the event's default), and wins over ``profile``, ``settings``,
+    ``rules`` and ``rule_settings``; ``limit`` and the caps still apply over it.
 
     Returns the dict ``xqa claim --json`` prints.
     """
@@ -262,13 +287,15 @@ def claim(
             moves,
             profile,
             _settings(settings),
-            event,
+            _settings(event, "event"),
+            time_control,
             at,
             limit,
             _cap(attack_cap),
             _cap(check_cap),
             from_claim,
             rules,
+            _settings(rule_settings),
         )
     )
 
@@ -280,6 +307,8 @@ def screen(
     threads=0,
     settings=None,
     event=None,
+    time_control=None,
+    overlay=False,
     draws=False,
     all=False,
     limit_profile=None,
@@ -292,9 +321,19 @@ def screen(
     input order: the games with a cycle in which a side must vary (``draws=True``: drawn cycles
     too), a move the search could not decide, a natural move limit claim that would be valid
     (with ``limit_profile``), or an error; with ``all=True``, every game. The screening runs
-    ahead of the loop with bounded memory; ``close()`` stops it. ``settings`` and ``event``: as
-    in :func:`adjudicate`.
+    ahead of the loop with bounded memory; ``close()`` stops it. ``settings``, ``event`` and
+    ``overlay``: as in :func:`adjudicate` (an event also brings its draw-offer rule);
+    ``time_control`` (with ``event``) screens for the natural move limit of that time control.
     """
     return _native.screen(
-        sources, rules, threads, _settings(settings), event, draws, all, limit_profile
+        sources,
+        rules,
+        threads,
+        _settings(settings),
+        _settings(event, "event"),
+        time_control,
+        overlay,
+        draws,
+        all,
+        limit_profile,
     )

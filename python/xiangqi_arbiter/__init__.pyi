@@ -11,7 +11,9 @@ PathLike = Union[str, "os.PathLike[str]"]
 #: A path (str or os.PathLike; directories are walked), the record as bytes, or record text.
 Source = Union[PathLike, bytes, bytearray]
 Sources = Union[Source, Iterable[Source]]
-Notation = Literal["iccs", "wxf", "chinese"]
+Notation = Literal["iccs", "wxf", "chinese", "san", "san_winboard"]
+#: The record formats `convert` writes.
+Format = Literal["pgn", "dhtmlxq", "wxf"]
 Rules = Literal["cxa", "axf"]
 Settings = Union[PathLike, Mapping[str, Any]]
 #: A list of moves (any notation), or ICCS text "h2e2 h9g7 ..." (move numbers skipped).
@@ -107,7 +109,12 @@ class Game:
     def chinese(self) -> list[str]: ...
     def wxf(self) -> list[str]: ...
     def position(self, ply: Optional[int] = None) -> Position: ...
-    def write(self, to: Notation = "chinese", format: Literal["pgn", "dhtmlxq"] = "pgn") -> str: ...
+    def write(
+        self,
+        to: Notation = "chinese",
+        format: Format = "pgn",
+        rank_base: Optional[Literal["0", "1"]] = None,
+    ) -> str: ...
     def report(self) -> dict[str, Any]: ...
 
 class GameIter(Iterator[Game]):
@@ -125,7 +132,10 @@ class ScreenIter(Iterator[dict[str, Any]]):
 def read_games(source: Sources) -> GameIter: ...
 def validate(source: Sources, *, threads: int = 0) -> list[dict[str, Any]]: ...
 def convert(
-    source: Sources, to: Notation = "chinese", format: Literal["pgn", "dhtmlxq"] = "pgn"
+    source: Sources,
+    to: Notation = "chinese",
+    format: Format = "pgn",
+    rank_base: Optional[Literal["0", "1"]] = None,
 ) -> str: ...
 def adjudicate(
     source: Optional[Source] = None,
@@ -136,8 +146,10 @@ def adjudicate(
     rules: Rules = "cxa",
     settings: Optional[Settings] = None,
     event: Optional[Settings] = None,
+    time_control: Optional[str] = None,
+    overlay: bool = False,
     at: Optional[int] = None,
-    limit_profile: str = "slow",
+    limit_profile: Optional[str] = None,
 ) -> dict[str, Any]: ...
 def claim(
     source: Optional[Source] = None,
@@ -149,12 +161,14 @@ def claim(
     profile: str = "slow",
     settings: Optional[Settings] = None,
     event: Optional[Settings] = None,
+    time_control: Optional[str] = None,
     at: Optional[int] = None,
     limit: Optional[int] = None,
     attack_cap: Union[int, None, Literal["none"]] = ...,
     check_cap: Union[int, None, Literal["none"]] = ...,
     from_claim: Optional[int] = None,
     rules: Rules = "cxa",
+    rule_settings: Optional[Settings] = None,
 ) -> dict[str, Any]: ...
 def screen(
     sources: Sources,
@@ -163,6 +177,8 @@ def screen(
     threads: int = 0,
     settings: Optional[Settings] = None,
     event: Optional[Settings] = None,
+    time_control: Optional[str] = None,
+    overlay: bool = False,
     draws: bool = False,
     all: bool = False,
     limit_profile: Optional[str] = None,
