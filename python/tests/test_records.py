@@ -188,6 +188,29 @@ def test_convert_dhtmlxq_equals_cli(sample):
         assert xa.convert(str(sample), format="dhtmlxq") == cli.stdout
 
 
+@pytest.mark.parametrize(
+    "kwargs,flags",
+    [
+        ({"to": "san"}, ["--to", "san"]),
+        ({"to": "san", "rank_base": "0"}, ["--to", "san", "--rank-base", "0"]),
+        ({"to": "san_winboard"}, ["--to", "san_winboard"]),
+        ({"format": "wxf"}, ["--format", "wxf"]),
+    ],
+)
+def test_convert_san_and_wxf_equal_cli(sample, kwargs, flags):
+    cli = run_cli("convert", *flags, sample)
+    if _all_valid(sample):
+        assert cli.returncode == 0
+        assert xa.convert(str(sample), **kwargs) == cli.stdout
+        games = list(xa.read_games(str(sample)))
+        assert "".join(g.write(**kwargs) for g in games) == cli.stdout
+        again = list(xa.read_games(cli.stdout))
+        assert [g.iccs() for g in again] == [g.iccs() for g in games]
+    else:
+        with pytest.raises(xa.RecordError):
+            xa.convert(str(sample), **kwargs)
+
+
 def test_convert_raises_on_invalid_game():
     with pytest.raises(xa.RecordError) as e:
         xa.convert(str(SAMPLES / "illegal-move-chinese.pgn"))
@@ -209,3 +232,7 @@ def test_convert_bad_arguments():
         xa.convert(str(SAMPLES / "sample.xqf"), to="klingon")
     with pytest.raises(ValueError):
         xa.convert(str(SAMPLES / "sample.xqf"), format="epd")
+    with pytest.raises(ValueError, match="rank-base"):
+        xa.convert(str(SAMPLES / "sample.xqf"), to="san", rank_base="2")
+    with pytest.raises(ValueError, match="rank-base"):
+        xa.convert(str(SAMPLES / "sample.xqf"), to="iccs", rank_base="0")
