@@ -352,6 +352,19 @@ def test_bad_option_values():
         xa.screen(SAMPLES, rules="fide")
     with pytest.raises(ValueError, match="threads"):
         xa.screen(SAMPLES, threads=100000)
+    # As the CLI: --time-control requires --event, and --profile conflicts with it.
+    for call in (
+        lambda: xa.adjudicate(moves="h2e2", time_control="rapid"),
+        lambda: xa.claim(moves="h2e2", claimant="red", time_control="rapid"),
+        lambda: xa.screen(SAMPLES, time_control="rapid"),
+    ):
+        with pytest.raises(ValueError, match="needs event="):
+            call()
+    run_cli("adjudicate", "--moves", "h2e2", "--time-control", "rapid", check_codes=(2,))
+    with pytest.raises(ValueError, match="cannot be used with event="):
+        xa.claim(moves="h2e2", claimant="red", profile="slow", event=EVENT)
+    run_cli("claim", "--moves", "h2e2", "--claimant", "red", "--profile", "slow", "--event", EVENT,
+            check_codes=(2,))
 
 
 def test_readme_example(capsys, monkeypatch):

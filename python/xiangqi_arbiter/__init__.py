@@ -185,6 +185,14 @@ def _settings(settings, what="settings"):
 _UNSET = object()
 
 
+def _event(event, time_control):
+    """The event argument (a path or a dict), refusing a time control without an event (as the
+    CLI's --time-control requires --event)."""
+    if event is None and time_control is not None:
+        raise ValueError("time_control= needs event= (it names one of the event's time controls)")
+    return _settings(event, "event")
+
+
 def _cap(value):
     """A cap argument: unset (the profile's), None or "none" (no cap), or a number."""
     if value is _UNSET:
@@ -235,7 +243,7 @@ def adjudicate(
             moves,
             rules,
             _settings(settings),
-            _settings(event, "event"),
+            _event(event, time_control),
             time_control,
             overlay,
             at,
@@ -251,7 +259,7 @@ def claim(
     game=1,
     fen=None,
     moves=None,
-    profile="slow",
+    profile=None,
     settings=None,
     event=None,
     time_control=None,
@@ -266,18 +274,21 @@ def claim(
     """Judge a natural move limit (自然限着) draw claim by ``claimant`` (``"red"`` or ``"black"``).
 
     The game is chosen as in :func:`adjudicate`. ``profile`` is the event's rule (``"slow"``
-    60/30/10, ``"rapid"`` 50/25/8, ``"armageddon"``, ``"amateur40"``); ``settings`` an event
+    60/30/10, the default, ``"rapid"`` 50/25/8, ``"armageddon"``, ``"amateur40"``; not with
+    ``event``, whose time control gives it); ``settings`` an event
     settings file (a path or a dict) applied over it; ``limit``, ``attack_cap`` and ``check_cap``
     custom values (a cap of ``None`` means no cap); ``at`` the plies played when the claim is made
     (default: the whole game); ``from_claim`` the ply of a claim that counts from the claim;
     ``rules`` the rules the move natures are judged by, ``rule_settings`` a rule settings file
     (a path or a dict) that wins over ``rules``. ``event`` (an event file, as in
     :func:`adjudicate`) gives the rules and the natural move limit of its time control
-    ``time_control`` (default: the event's default), and wins over ``profile``, ``settings``,
-    ``rules`` and ``rule_settings``; ``limit`` and the caps still apply over it.
+    ``time_control`` (default: the event's default), and wins over ``settings``, ``rules`` and
+    ``rule_settings``; ``limit`` and the caps still apply over it.
 
     Returns the dict ``xqa claim --json`` prints.
     """
+    if profile is not None and event is not None:
+        raise ValueError("profile= cannot be used with event= (use time_control=)")
     return _json.loads(
         _native.claim_json(
             source,
@@ -285,9 +296,9 @@ def claim(
             game,
             fen,
             moves,
-            profile,
+            "slow" if profile is None else profile,
             _settings(settings),
-            _settings(event, "event"),
+            _event(event, time_control),
             time_control,
             at,
             limit,
@@ -330,7 +341,7 @@ def screen(
         rules,
         threads,
         _settings(settings),
-        _settings(event, "event"),
+        _event(event, time_control),
         time_control,
         overlay,
         draws,

@@ -158,7 +158,7 @@ def claim(
     game: int = 1,
     fen: Optional[str] = None,
     moves: Optional[Moves] = None,
-    profile: str = "slow",
+    profile: Optional[str] = None,
     settings: Optional[Settings] = None,
     event: Optional[Settings] = None,
     time_control: Optional[str] = None,
