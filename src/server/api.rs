@@ -204,10 +204,12 @@ pub(crate) fn adjudicate_options(
     state: &AppState,
     q: &HashMap<String, String>,
 ) -> Result<AdjudicateOptions, ApiError> {
-    let mut o = AdjudicateOptions::default();
-    o.event = request_event(state, q)?;
-    o.time_control = param(q, "time_control").map(str::to_owned);
-    o.overlay = param(q, "overlay").is_some_and(|v| v == "1" || v == "true");
+    let mut o = AdjudicateOptions {
+        event: request_event(state, q)?,
+        time_control: param(q, "time_control").map(str::to_owned),
+        overlay: param(q, "overlay").is_some_and(|v| v == "1" || v == "true"),
+        ..AdjudicateOptions::default()
+    };
     if let Some(r) = param(q, "rules") {
         o.rules = r.to_owned();
     }
