@@ -291,6 +291,27 @@ pub enum ConvertFormat {
     Wxf,
 }
 
+/// Appends `game` written in `format` (PGN in `notation`; DhtmlXQ and WXF files in their own),
+/// as `xqa convert` writes it.
+pub fn write_converted(
+    game: &crate::record::Game,
+    notation: Notation,
+    format: ConvertFormat,
+    text: &mut String,
+) {
+    match format {
+        ConvertFormat::Pgn => pgn::write_game(game, notation, text),
+        ConvertFormat::Wxf => {
+            crate::record::wxf_file::write_game(game, text);
+            text.push('\n');
+        }
+        ConvertFormat::Dhtmlxq => {
+            dhtmlxq::write_game(game, text);
+            text.push('\n');
+        }
+    }
+}
+
 /// Converts every valid game of the paths to `format` (PGN in `notation`, or DhtmlXQ), writing
 /// to `out`; invalid games are reported on `err` and skipped. Returns (converted, failed,
 /// unreadable): `failed` counts every game not converted, `unreadable` those of them that were
@@ -349,17 +370,7 @@ pub fn convert(
                 return report(err, e);
             }
             let mut text = String::new();
-            match format {
-                ConvertFormat::Pgn => pgn::write_game(&entry.game, notation, &mut text),
-                ConvertFormat::Wxf => {
-                    super::record::wxf_file::write_game(&entry.game, &mut text);
-                    text.push('\n');
-                }
-                ConvertFormat::Dhtmlxq => {
-                    dhtmlxq::write_game(&entry.game, &mut text);
-                    text.push('\n');
-                }
-            }
+            write_converted(&entry.game, notation, format, &mut text);
             done += 1;
             out.write_all(text.as_bytes())
         })();

@@ -1,4 +1,5 @@
-//! Screening whole databases for rule incidents (`xqa screen`): every game of the records is
+//! Screening whole databases for rule incidents (`xqa screen`; the driver and its report are in
+//! `crate::report::screen`): every game of the records is
 //! read, the nature of every move of its main line judged and its repetition cycles ruled on, in
 //! parallel on the current rayon pool, and the games with an incident are reported in input order.
 //!
@@ -7,17 +8,11 @@
 //! too with [`ScreenOptions::draws`]. A record that cannot be read or replayed to the end is
 //! screened as far as it goes and its error is reported with the game.
 
-use std::io::{self, Write};
-use std::path::PathBuf;
-use std::time::Instant;
-
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::notation::{Notation, print_move};
 use crate::position::Position;
 use crate::record::game::GameEntry;
-use crate::record::walk;
 use crate::report::problem;
 use crate::rules::event::{EarlyDraw, early_draw};
 use crate::rules::limit::{ClaimOptions, claim_with_natures};
@@ -171,84 +166,6 @@ impl GameScreen {
             || !self.undetermined.is_empty()
             || !self.limit.is_empty()
             || self.early_draw.is_some()
-    }
-
-    /// The text lines of the report (none for a game without incident or error).
-    pub fn to_text(&self) -> String {
-        let mut out = String::new();
-        let who = match (&self.red, &self.black) {
-            (Some(r), Some(b)) => format!(" ({r} - {b})"),
-            _ => String::new(),
-        };
-        let head = format!("{} game {}{who}", self.source, self.game);
-        for i in &self.incidents {
-            let c = &i.cycle;
-            let verdict = match c.verdict {
-                Verdict::RedMustVary => "Red must vary",
-                Verdict::BlackMustVary => "Black must vary",
-                Verdict::Draw => "draw",
-                Verdict::Undetermined => "undetermined",
-                Verdict::None => "none",
-            };
-            out.push_str(&format!(
-                "{head}: plies {}-{}, occurrence {} ({} along the loop, {} visits){}: Red {} ({}), \
-                 Black {} ({}): {verdict}\n    loop: {}\n    {}\n    {}\n",
-                c.start_ply + 1,
-                c.end_ply,
-                c.occurrences,
-                c.loop_occurrences,
-                c.visits,
-                if i.ruling_due { ", ruling due" } else { "" },
-                c.red.name,
-                c.red.pattern,
-                c.black.name,
-                c.black.pattern,
-                i.moves_chinese.join(" "),
-                c.reason_zh,
-                c.reason_en,
-            ));
-        }
-        for l in &self.limit {
-            out.push_str(&format!(
-                "{head}: natural move limit: a claim by {} would be valid from ply {} ({} moves \
-                 counted of {} since ply {}{})\n",
-                l.claimant.name(),
-                l.ply,
-                l.counted,
-                l.required,
-                l.window_start_ply,
-                if !l.admissible {
-                    "; refusable: too many attacking pieces"
-                } else if !l.valid {
-                    "; but the game ends on the board there"
-                } else {
-                    ""
-                },
-            ));
-        }
-        if let Some(d) = &self.early_draw {
-            out.push_str(&format!(
-                "{head}: recorded {} after {} moves, but the event allows no draw offers within \
-                 {} moves\n    {}\n",
-                d.result, d.moves, d.within, d.reason_zh
-            ));
-        }
-        if !self.undetermined.is_empty() {
-            let plies: Vec<String> = self.undetermined.iter().map(|p| p.to_string()).collect();
-            out.push_str(&format!(
-                "{head}: nature undetermined (search budget) at plies {}\n",
-                plies.join(", ")
-            ));
-        }
-        if let (true, Some(e)) = (self.unreadable, &self.error) {
-            out.push_str(&format!("{}: cannot be read: {e}\n", self.source));
-        } else if let Some(e) = &self.error {
-            out.push_str(&format!(
-                "{head}: screened {} plies only: {e}\n",
-                self.plies
-            ));
-        }
-        out
     }
 }
 
@@ -411,80 +328,4 @@ impl std::fmt::Display for ScreenSummary {
         }
         Ok(())
     }
-}
-
-/// Games screened per parallel batch.
-const BATCH: usize = 64;
-
-/// Screens every game of the paths (files, directories, `-` for standard input), writing the
-/// reported games to `out` in input order: text lines, or one JSON object per line. Invalid
-/// records are reported with what could be screened of them.
-pub fn screen(
-    paths: &[PathBuf],
-    options: &ScreenOptions,
-    out: &mut dyn Write,
-) -> io::Result<ScreenSummary> {
-    let start = Instant::now();
-    let (inputs, missing) = walk::expand(paths);
-    let mut summary = ScreenSummary::default();
-    let mut io_err: Option<io::Error> = None;
-    let mut emit = |g: &GameScreen, s: &mut ScreenSummary| -> io::Result<()> {
-        s.games += 1;
-        s.plies += g.plies;
-        s.incidents += g.incidents.len();
-        s.rulings_due += g.incidents.iter().filter(|i| i.ruling_due).count();
-        s.undetermined_moves += g.undetermined.len();
-        s.early_draws += usize::from(g.early_draw.is_some());
-        if g.error.is_some() {
-            s.invalid += 1;
-        }
-        if g.unreadable {
-            s.unreadable += 1;
-        }
-        if g.has_incident() {
-            s.games_with_incidents += 1;
-        }
-        if options.json {
-            if options.all || g.has_incident() || g.error.is_some() {
-                serde_json::to_writer(&mut *out, g)?;
-                out.write_all(b"\n")?;
-            }
-        } else {
-            out.write_all(g.to_text().as_bytes())?;
-        }
-        Ok(())
-    };
-    for e in missing {
-        let entry = GameEntry::failed(&e.source.clone(), 0, crate::record::game::Format::Pgn, e);
-        emit(&GameScreen::of(&entry, options), &mut summary)?;
-    }
-    let mut batch: Vec<GameEntry> = Vec::with_capacity(BATCH);
-    let mut flush = |batch: &mut Vec<GameEntry>, s: &mut ScreenSummary| -> io::Result<()> {
-        let done: Vec<GameScreen> = batch
-            .par_iter()
-            .map(|e| GameScreen::of(e, options))
-            .collect();
-        batch.clear();
-        for g in &done {
-            emit(g, s)?;
-        }
-        Ok(())
-    };
-    walk::for_each_game(&inputs, |entry| {
-        if io_err.is_some() {
-            return;
-        }
-        batch.push(entry);
-        if batch.len() >= BATCH
-            && let Err(e) = flush(&mut batch, &mut summary)
-        {
-            io_err = Some(e);
-        }
-    });
-    if let Some(e) = io_err {
-        return Err(e);
-    }
-    flush(&mut batch, &mut summary)?;
-    summary.seconds = start.elapsed().as_secs_f64();
-    Ok(summary)
 }

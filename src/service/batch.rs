@@ -5,7 +5,7 @@ use super::ServiceError;
 use super::options::{
     SettingsText, event_of, event_time_control, named_limit_profile, request_profile,
 };
-use crate::record::{Notation, dhtmlxq, pgn};
+use crate::record::Notation;
 use crate::report::{ConvertFormat, GameReport, Summary};
 use crate::rules::limit::ClaimOptions;
 use crate::rules::screen::{GameScreen, ScreenOptions, ScreenSummary};
@@ -84,17 +84,7 @@ pub fn convert(
         if let Some(e) = entry.error {
             return Err(ServiceError::record(e));
         }
-        match format {
-            ConvertFormat::Pgn => pgn::write_game(&entry.game, notation, &mut text),
-            ConvertFormat::Dhtmlxq => {
-                dhtmlxq::write_game(&entry.game, &mut text);
-                text.push('\n');
-            }
-            ConvertFormat::Wxf => {
-                crate::record::wxf_file::write_game(&entry.game, &mut text);
-                text.push('\n');
-            }
-        }
+        crate::report::write_converted(&entry.game, notation, format, &mut text);
     }
     Ok(text)
 }
@@ -110,17 +100,7 @@ pub fn convert_game(
 ) -> Result<String, ServiceError> {
     let entry = super::input::load_game(bytes, name, game)?;
     let mut text = String::new();
-    match format {
-        ConvertFormat::Pgn => pgn::write_game(&entry.game, notation, &mut text),
-        ConvertFormat::Dhtmlxq => {
-            dhtmlxq::write_game(&entry.game, &mut text);
-            text.push('\n');
-        }
-        ConvertFormat::Wxf => {
-            crate::record::wxf_file::write_game(&entry.game, &mut text);
-            text.push('\n');
-        }
-    }
+    crate::report::write_converted(&entry.game, notation, format, &mut text);
     Ok(text)
 }
 
