@@ -183,6 +183,42 @@ impl std::fmt::Display for Summary {
     }
 }
 
+/// Says a directory entry skipped as not a regular file (`{"schema","source","skipped"}` in
+/// JSON), for validate and screen alike.
+pub(crate) fn write_skipped(
+    out: &mut dyn Write,
+    json: bool,
+    skipped: &RecordError,
+) -> io::Result<()> {
+    if json {
+        let doc = schema::versioned(
+            serde_json::json!({"source": skipped.source, "skipped": skipped.message}),
+        );
+        writeln!(out, "{doc}")
+    } else {
+        writeln!(out, "{}: {}", skipped.source, skipped.message)
+    }
+}
+
+/// Whether `entry` stands for a file that holds no game record (said, not counted as a game).
+pub(crate) fn is_not_a_record(entry: &GameEntry) -> bool {
+    entry
+        .error
+        .as_ref()
+        .is_some_and(|e| e.kind == kind::UNKNOWN_FORMAT)
+}
+
+/// Says a file that holds no game record (`{"schema","source","not_a_record"}` in JSON).
+pub(crate) fn write_not_a_record(out: &mut dyn Write, json: bool, source: &str) -> io::Result<()> {
+    const WHAT: &str = "not a game record in any known format";
+    if json {
+        let doc = schema::versioned(serde_json::json!({"source": source, "not_a_record": WHAT}));
+        writeln!(out, "{doc}")
+    } else {
+        writeln!(out, "{source}: {WHAT}")
+    }
+}
+
 /// Validates every game of the paths (`-` = standard input), writing one line per game in JSON
 /// mode, or one line per invalid game otherwise, to `out`. Runs on the current rayon pool.
 pub fn validate(
@@ -200,40 +236,13 @@ pub fn validate(
     let mut io_err = None;
     for w in &skipped {
         s.skipped += 1;
-        if json {
-            serde_json::to_writer(
-                &mut *out,
-                &schema::versioned(serde_json::json!({"source": w.source, "skipped": w.message})),
-            )?;
-            out.write_all(b"\n")?;
-        } else {
-            writeln!(out, "{}: {}", w.source, w.message)?;
-        }
+        write_skipped(out, json, w)?;
     }
     let mut emit = |entry: &GameEntry, s: &mut Summary| -> io::Result<()> {
-        if entry
-            .error
-            .as_ref()
-            .is_some_and(|e| e.kind == kind::UNKNOWN_FORMAT)
-        {
+        if is_not_a_record(entry) {
             // A file that is no game record: said, with its path, but not a game.
             s.not_records += 1;
-            if json {
-                serde_json::to_writer(
-                    &mut *out,
-                    &schema::versioned(serde_json::json!({
-                        "source": entry.source,
-                        "not_a_record": "not a game record in any known format",
-                    })),
-                )?;
-                out.write_all(b"\n")?;
-            } else {
-                writeln!(
-                    out,
-                    "{}: not a game record in any known format",
-                    entry.source
-                )?;
-            }
+            write_not_a_record(out, json, &entry.source)?;
             return Ok(());
         }
         let report = GameReport::of(entry);
@@ -357,9 +366,7 @@ pub fn convert(
             return;
         }
         let r = (|| -> io::Result<()> {
-            if let Some(e) = &entry.error
-                && e.kind == kind::UNKNOWN_FORMAT
-            {
+            if is_not_a_record(&entry) {
                 return writeln!(err, "{}: not a game record, skipped", entry.source);
             }
             if let Some(e) = &entry.error {

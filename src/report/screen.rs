@@ -80,33 +80,12 @@ pub fn screen(
     // with their path (as `validate` says them), but not games.
     for w in &skipped {
         summary.skipped += 1;
-        if options.json {
-            let doc = versioned(json!({"source": w.source, "skipped": w.message}));
-            writeln!(out, "{doc}")?;
-        } else {
-            writeln!(out, "{}: {}", w.source, w.message)?;
-        }
+        super::write_skipped(out, options.json, w)?;
     }
     let mut emit = |g: &GameScreen, entry: &GameEntry, s: &mut ScreenSummary| -> io::Result<()> {
-        if entry
-            .error
-            .as_ref()
-            .is_some_and(|e| e.kind == crate::record::error::kind::UNKNOWN_FORMAT)
-        {
+        if super::is_not_a_record(entry) {
             s.not_records += 1;
-            if options.json {
-                let doc = versioned(json!({
-                    "source": entry.source,
-                    "not_a_record": "not a game record in any known format",
-                }));
-                writeln!(out, "{doc}")?;
-            } else {
-                writeln!(
-                    out,
-                    "{}: not a game record in any known format",
-                    entry.source
-                )?;
-            }
+            super::write_not_a_record(out, options.json, &entry.source)?;
             return Ok(());
         }
         s.games += 1;
