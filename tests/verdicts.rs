@@ -156,6 +156,7 @@ fn cycle_on(fen: &str, red: &[(NatureKind, Vec<ChaseTarget>)], profile: &Profile
                 kind,
                 idle_kind: None,
                 targets,
+                pawn_targets: Vec::new(),
                 capture: None,
                 nodes: 0,
             }
@@ -365,4 +366,177 @@ fn labels_follow_the_profile_on_a_rulebook_cycle() {
     let c = cxa.cycles.last().unwrap();
     assert_eq!(c.red.pattern, "forbidden");
     assert!(c.red.allowances.is_empty());
+}
+
+// ---- mutual forbidden play (互打, issue 16 item 3, `Profile::pawn_chases_in_mutual_play`) ----
+
+/// `fen` and the ICCS `moves` mirrored a<->i (`mirror`) and/or with the colours swapped and the
+/// board turned round (`swap`).
+fn oriented(fen: &str, moves: &str, mirror: bool, swap: bool) -> (String, String) {
+    let flip_files = mirror ^ swap;
+    let mut fields = fen.split_whitespace();
+    let mut ranks: Vec<String> = fields
+        .next()
+        .unwrap()
+        .split('/')
+        .map(|r| {
+            let r: String = if flip_files {
+                r.chars().rev().collect()
+            } else {
+                r.to_string()
+            };
+            if swap {
+                r.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            } else {
+                r
+            }
+        })
+        .collect();
+    let mut turn = fields.next().unwrap_or("w").to_string();
+    if swap {
+        ranks.reverse();
+        turn = if turn == "b" { "w".into() } else { "b".into() };
+    }
+    let sq = |s: &str| {
+        let (f, r) = (s.as_bytes()[0] - b'a', s.as_bytes()[1] - b'0');
+        let f = if flip_files { 8 - f } else { f };
+        let r = if swap { 9 - r } else { r };
+        format!("{}{}", (b'a' + f) as char, r)
+    };
+    let moves = moves
+        .split_whitespace()
+        .map(|m| format!("{}{}", sq(&m[..2]), sq(&m[2..])))
+        .collect::<Vec<_>>()
+        .join(" ");
+    (format!("{} {turn}", ranks.join("/")), moves)
+}
+
+/// The last cycle of the line in all four orientations of the board, with the colours of the
+/// cycle's sides (as given: Red, Black) swapped back; asserts the four agree on the verdict and
+/// both sides' patterns, and returns the cycle on the board as given.
+fn cycle_in_every_orientation(fen: &str, moves: &str, profile: &Profile) -> Cycle {
+    let start = Position::from_fen(fen).unwrap();
+    let r = adjudicate::adjudicate(&start, &line(moves), profile).unwrap();
+    let c = r.cycles.last().cloned().expect("a cycle");
+    for (mirror, swap) in [(true, false), (false, true), (true, true)] {
+        let (f, m) = oriented(fen, moves, mirror, swap);
+        let r =
+            adjudicate::adjudicate(&Position::from_fen(&f).unwrap(), &line(&m), profile).unwrap();
+        let t = r.cycles.last().expect("a cycle");
+        let (red, black, verdict) = if swap {
+            let v = match t.verdict {
+                Verdict::RedMustVary => Verdict::BlackMustVary,
+                Verdict::BlackMustVary => Verdict::RedMustVary,
+                v => v,
+            };
+            (&t.black, &t.red, v)
+        } else {
+            (&t.red, &t.black, t.verdict)
+        };
+        assert_eq!(
+            (verdict, red, black),
+            (c.verdict, &c.red, &c.black),
+            "mirror={mirror} swap={swap}: {f} | {m}"
+        );
+    }
+    c
+}
+
+/// Red K e0, C a2, N b2, P e6 (crossed); Black K f9, R a8, N d7, B e7. The red pawn shuttles
+/// e6-d6-e6 and each step attacks, by itself, an unprotected piece (d7, then e7); the black
+/// rook shuttles a8-b8-a8 and chases the unprotected horse b2, then the cannon a2.
+const MUTUAL: &str = "5k3/r8/3nb4/4P4/9/9/9/CN7/9/4K4 w";
+const MUTUAL_LOOP: &str = "e6d6 a8b8 d6e6 b8a8 e6d6 a8b8 d6e6 b8a8";
+
+#[test]
+fn a_pawn_chasing_by_itself_is_idle_but_its_threats_are_kept() {
+    // CXA 第27条: a pawn attacking by itself is idle; the nature keeps the threat for 互打.
+    let start = Position::from_fen(MUTUAL).unwrap();
+    let natures =
+        xiangqi_arbiter::rules::classify_line(&start, &line(MUTUAL_LOOP), &Profile::cxa());
+    let red = &natures[0];
+    assert_eq!(red.kind, NatureKind::Idle, "{red:?}");
+    assert_eq!(red.pawn_targets.len(), 1, "{red:?}");
+    assert_eq!(red.pawn_targets[0].square.to_string(), "d7");
+    assert_eq!(natures[1].kind, NatureKind::Chase);
+    // Not recorded when the option is off.
+    let off = Profile {
+        pawn_chases_in_mutual_play: false,
+        ..Profile::cxa()
+    };
+    let natures = xiangqi_arbiter::rules::classify_line(&start, &line(MUTUAL_LOOP), &off);
+    assert!(natures[0].pawn_targets.is_empty());
+    assert_eq!(natures[0].kind, NatureKind::Idle);
+}
+
+#[test]
+fn a_pawn_chasing_by_itself_against_a_perpetual_chase_is_mutual_forbidden_play() {
+    // 互打: Black's perpetual chase (长捉, forbidden) meets Red's pawn threats, which then
+    // count as chases: both sides forbidden, a draw (CXA table, RULES.md §3).
+    let c = cycle_in_every_orientation(MUTUAL, MUTUAL_LOOP, &Profile::cxa());
+    assert_eq!(c.verdict, Verdict::Draw, "{c:?}");
+    assert_eq!(c.red.pattern, "forbidden");
+    assert_eq!(c.red.name, "长捉");
+    assert_eq!(c.black.name, "长捉");
+    assert!(
+        c.reason_en.contains("mutual forbidden play"),
+        "{}",
+        c.reason_en
+    );
+    assert!(c.reason_zh.contains("互打"), "{}", c.reason_zh);
+    // Without the exception the pawn is idle and Black must vary.
+    let off = Profile {
+        pawn_chases_in_mutual_play: false,
+        ..Profile::cxa()
+    };
+    let c = cycle_in_every_orientation(MUTUAL, MUTUAL_LOOP, &off);
+    assert_eq!(c.verdict, Verdict::BlackMustVary, "{c:?}");
+    assert_eq!(c.red.pattern, "allowed");
+}
+
+#[test]
+fn without_the_pawn_s_threats_the_perpetual_chase_must_vary() {
+    // The same loop without the black horse and elephant: the pawn threatens nothing, Red's
+    // moves are plain idle moves, Black's 长捉 against allowed moves must vary.
+    let c = cycle_in_every_orientation(
+        "5k3/r8/9/4P4/9/9/9/CN7/9/4K4 w",
+        MUTUAL_LOOP,
+        &Profile::cxa(),
+    );
+    assert_eq!(c.verdict, Verdict::BlackMustVary, "{c:?}");
+    assert_eq!(c.red.pattern, "allowed");
+    assert!(!c.reason_en.contains("mutual"), "{}", c.reason_en);
+}
+
+#[test]
+fn a_pawn_chasing_by_itself_against_allowed_play_stays_idle() {
+    // No red cannon or horse: Black's rook chases nothing, both sides play allowed moves, and
+    // the pawn's threats stay idle (no mutual forbidden play): a draw, Red's pattern allowed.
+    let c = cycle_in_every_orientation(
+        "5k3/r8/3nb4/4P4/9/9/9/9/9/4K4 w",
+        MUTUAL_LOOP,
+        &Profile::cxa(),
+    );
+    assert_eq!(c.verdict, Verdict::Draw, "{c:?}");
+    assert_eq!(c.red.pattern, "allowed");
+    assert_eq!(c.black.pattern, "allowed");
+    assert!(!c.reason_en.contains("mutual"), "{}", c.reason_en);
+}
+
+#[test]
+fn the_axf_table_has_no_mutual_play_exception() {
+    // AXF: pawn chases are allowed anyway, and so is Black's rook chasing different pieces in
+    // turn: a draw, with no 互打 in the reason.
+    let c = cycle_in_every_orientation(MUTUAL, MUTUAL_LOOP, &Profile::axf());
+    assert_eq!(c.verdict, Verdict::Draw, "{c:?}");
+    assert_eq!(c.black.allowances, ["different_targets"]);
+    assert!(!c.reason_en.contains("mutual"), "{}", c.reason_en);
 }

@@ -286,6 +286,19 @@ pub struct Profile {
     ///
     /// Rulebook clause: RULES.md §2, special cases (the general or a pawn attacking by itself); CXA 2020 第27条.
     pub king_pawn_alone_idle: bool,
+    /// Mutual forbidden play (互打): when one side's pattern is forbidden and the other side's
+    /// would be too if a pawn's threats by itself (made by the pawn's own move: 兵本身步步叫吃;
+    /// CXA 图29, where the rook's moves leave a pawn's attack that the book does not count, stays
+    /// 长兑 against 长杀) counted as chases, they count, and the cycle
+    /// is judged as both sides playing forbidden moves (a draw, or the single-piece chaser
+    /// varies against a joint chase). A pawn attacking by itself is otherwise idle
+    /// (`king_pawn_alone_idle`); the general's own threats stay idle in every case. `true`
+    /// (CXA), `false` (AXF, where pawn chases are allowed anyway: `king_pawn_chase_allowed`).
+    ///
+    /// Rulebook clause: CXA 2020 第27条 (棋例通则: 兵（卒）本身步步叫吃…按闲着处理, with the
+    /// exception of mutual forbidden play, 互打, as issue 16 item 3 states it); RULES.md §2
+    /// special cases and §3 (both sides forbidden).
+    pub pawn_chases_in_mutual_play: bool,
     /// Winning a pawn that has just crossed the river (the opponent's last move took it across)
     /// is not a gain, so threatening it is no chase (RULES.md §1). `false` makes it count like any
     /// crossed pawn.
@@ -372,6 +385,7 @@ impl Profile {
             direct_threat_renews_check_threat: false,
             cut_check_root_is_new: true,
             king_pawn_alone_idle: true,
+            pawn_chases_in_mutual_play: true,
             just_crossed_pawn_is_no_gain: true,
             mate_threat_forbidden: true,
             chase_needs_same_target: false,
@@ -411,6 +425,7 @@ impl Profile {
             direct_threat_renews_check_threat: true,
             cut_check_root_is_new: false,
             just_crossed_pawn_is_no_gain: false,
+            pawn_chases_in_mutual_play: false,
             ..Profile::cxa()
         }
     }

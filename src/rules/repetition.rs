@@ -568,6 +568,43 @@ fn rule_axf(red: &SideFacts, black: &SideFacts) -> (Verdict, String, String) {
     )
 }
 
+/// Mutual forbidden play (互打, [`Profile::pawn_chases_in_mutual_play`]): when, under the CXA
+/// table, one side's pattern is forbidden and the other's is not, but would be if its pawns'
+/// threats by themselves ([`MoveNature::pawn_targets`]) counted as chases, the window with those
+/// moves turned into chases; `None` otherwise.
+fn mutual_play_window(
+    window: &[MoveNature],
+    after: &[Position],
+    red: &SideFacts,
+    black: &SideFacts,
+    profile: &Profile,
+) -> Option<Vec<MoveNature>> {
+    if !profile.pawn_chases_in_mutual_play
+        || profile.table != VerdictTable::Cxa
+        || red.forbidden == black.forbidden
+        || red.undetermined
+        || black.undetermined
+    {
+        return None;
+    }
+    let other = if red.forbidden { black } else { red };
+    let mut turned = false;
+    let w: Vec<MoveNature> = window
+        .iter()
+        .map(|n| {
+            let mut n = n.clone();
+            if n.side == other.color && n.kind == NatureKind::Idle && !n.pawn_targets.is_empty() {
+                n.kind = NatureKind::Chase;
+                n.idle_kind = None;
+                n.targets = std::mem::take(&mut n.pawn_targets);
+                turned = true;
+            }
+            n
+        })
+        .collect();
+    (turned && facts(other.color, &w, after, profile).forbidden).then_some(w)
+}
+
 /// Every repetition episode of the line. `natures` has one entry per move of `moves`.
 pub fn find_cycles(
     start: &Position,
@@ -620,9 +657,25 @@ pub fn find_cycles(
             };
             let window = &natures[end_ply - len..end_ply];
             let after = &positions[end_ply - len + 1..=end_ply];
-            let red = facts(Color::Red, window, after, profile);
-            let black = facts(Color::Black, window, after, profile);
+            let mut red = facts(Color::Red, window, after, profile);
+            let mut black = facts(Color::Black, window, after, profile);
+            // Mutual forbidden play (互打): the pawn's threats count as chases.
+            let mutual = mutual_play_window(window, after, &red, &black, profile);
+            let window: &[MoveNature] = match &mutual {
+                Some(w) => {
+                    red = facts(Color::Red, w, after, profile);
+                    black = facts(Color::Black, w, after, profile);
+                    w
+                }
+                None => window,
+            };
             let (mut verdict, mut zh, mut en) = rule_noted(&red, &black, profile);
+            if mutual.is_some() {
+                zh = format!("互打，兵（卒）本身的捉子按捉计；{zh}");
+                en = format!(
+                    "mutual forbidden play (互打): a pawn's threats by itself count as chases; {en}"
+                );
+            }
             if verdict == Verdict::Draw
                 && profile.tournament_overlay
                 && from_initial_array

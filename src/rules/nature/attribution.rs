@@ -233,3 +233,75 @@ impl Analyzer<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Attribution (RULES.md §2: the pieces taking part, joint chase 联合捉, the general or a
+    //! pawn by itself), each position in all four orientations of the board.
+    use crate::rules::nature::NatureKind;
+    use crate::rules::nature::testkit::{assert_chase, assert_idle, by, cxa};
+
+    #[test]
+    fn the_general_attacking_by_itself_is_idle() {
+        // Red K e1; Black K f9, N d2. §2 special cases (CXA 第27条): Ke2 attacks the unprotected
+        // horse by itself: idle.
+        let n = cxa("5k3/9/9/9/9/9/9/3n5/4K4/9 w", "e1e2");
+        assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    }
+
+    #[test]
+    fn a_pawn_attacking_by_itself_is_idle() {
+        // Red K f0, P d4; Black K e9, N d6. §2 special cases (CXA 第27条): the crossed pawn
+        // steps next to the unprotected horse: idle.
+        assert_idle(&cxa("4k4/9/9/3n5/9/3P5/9/9/9/5K3 w", "d4d5"), None);
+    }
+
+    #[test]
+    fn a_pawn_taking_part_in_a_joint_chase_chases() {
+        // Red K f0, R a1, P c4; Black K e9, P c6, N c5. §2 (联合捉): Ra5 and the pawn together
+        // win the horse protected by the pawn c6; neither alone does: a joint chase.
+        let n = cxa("4k4/9/9/2p6/2n6/2P6/9/9/R8/5K3 w", "a1a5");
+        assert_chase(&n, &["c5"]);
+        assert!(n.targets[0].joint);
+        assert_eq!(by(&n, "c5"), ["a5", "c4"]);
+    }
+
+    #[test]
+    fn a_screen_brought_in_acts_with_its_cannon() {
+        // Red K d0, C a5, N b3; Black K e9, N e5. §2 (联合捉): the horse moves in as the cannon's
+        // screen: take it away and the threat is gone: a joint chase by cannon and horse.
+        let n = cxa("4k4/9/9/9/C3n4/9/1N7/9/9/3K5 w", "b3c5");
+        assert_chase(&n, &["e5"]);
+        assert_eq!(by(&n, "e5"), ["a5", "c5"]);
+        assert!(n.targets[0].joint);
+    }
+
+    #[test]
+    fn a_piece_shielding_the_capturer_from_a_pin_does_not_take_part() {
+        // Red K e0, R e3, N g2; Black K f9, C e9, A e8, C d3. §2 (联合捉: take one away and the
+        // threat is gone): Ne1 lets the rook leave the file; horse and rook each only shield
+        // the other: the chase of d3 is by one piece.
+        let n = cxa("4ck3/4a4/9/9/9/9/3cR4/6N2/9/4K4 w", "g2e1");
+        assert_eq!(n.kind, NatureKind::Chase);
+        let d3 = n.targets.iter().find(|t| t.square.to_string() == "d3");
+        assert!(d3.is_some_and(|t| !t.joint), "{n:?}");
+    }
+
+    #[test]
+    fn a_pawn_helped_only_by_a_pin_still_attacks_by_itself() {
+        // Black K d9, C a5, P f3; Red K e0, A e1 f2, B e2. §2 special cases (参考图11): Ce5 pins
+        // the advisor e1 (screen e2), so the pawn could take f2 for nothing, but the pawn is the
+        // only piece attacking f2: idle.
+        assert_idle(&cxa("3k5/9/9/9/c8/9/5p3/4BA3/4A4/4K4 b", "a5e5"), None);
+    }
+
+    #[test]
+    fn a_target_one_line_wins_alone_is_not_chased_jointly() {
+        // The red elephant takes the checking cannon on c0 and opens the e-file: e7 is won by
+        // the cannon e1 (helped by the horse) or by the horse alone (a false root): the chaser
+        // picks its line, so the chase of e7 is not joint (联合捉 needs every line to need two).
+        let n = cxa("3akc1R1/4a4/4b4/6n2/5N3/3rC4/5p3/4B4/4C4/2cAKA3 w", "e2c0");
+        let e7 = n.targets.iter().find(|t| t.square.to_string() == "e7");
+        assert!(e7.is_some_and(|t| !t.joint), "{n:?}");
+    }
+}

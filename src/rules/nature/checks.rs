@@ -498,3 +498,84 @@ impl Analyzer<'_> {
         self.scalar(v) * 2 + i32::from(!lone)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Threats by a series of checks (抽将, RULES.md §2.1), each position in all four
+    //! orientations of the board.
+    use crate::rules::nature::testkit::{assert_chase, assert_idle, by, cxa, every_orientation};
+    use crate::rules::nature::{IdleKind, NatureKind, WinHow};
+    use crate::rules::profile::Profile;
+
+    #[test]
+    fn a_check_then_the_capture_is_a_threat_unless_the_capture_walks_into_mate() {
+        // Red K e0, R h4; Black K d9, A e8, N g9. §2.1: from a4 the rook checks on a9, the
+        // general steps to d8 and Rxg9: a chase by checks. With a black rook on i5 and horse
+        // on f3, taking g9 lets Black mate at once (Ri0+): §2.5, no win, idle.
+        let n = cxa("3k2n2/4a4/9/9/9/7R1/9/9/9/4K4 w", "h4a4");
+        assert_chase(&n, &["g9"]);
+        assert_eq!(n.targets[0].how, WinHow::Checks);
+        assert_idle(&cxa("3k2n2/4a4/9/9/8r/7R1/5n3/9/9/4K4 w", "h4a4"), None);
+    }
+
+    #[test]
+    fn a_piece_forced_to_interpose_and_then_taken() {
+        // Red K d0, R i4, P c9 d3; Black K e9, N f9, R f8, P e5. §2.1 (图24): after Ri5, Rxe5+
+        // forces the rook f8 to interpose on e8, Pd9+ drags the general away and Rxe8.
+        let n = cxa("2P1kn3/5r3/9/9/4p4/8R/3P5/9/9/3K5 w", "i4i5");
+        assert_chase(&n, &["f8"]);
+        assert_eq!(n.targets[0].how, WinHow::Checks);
+        assert_eq!(by(&n, "f8"), ["i5"]);
+    }
+
+    #[test]
+    fn a_pawn_sacrificed_to_win_a_rook_is_a_gain_not_for_a_horse() {
+        // Black K f9, R f5, P e3; Red K e1, R b3. §1 and §2.1 (参考图29, 图24): after Rf3,
+        // ...e2+ uncovers the rook on b3: a pawn for a rook is a gain (chase by checks); the
+        // same line winning a horse for the pawn is not (idle).
+        let n = cxa("5k3/9/9/9/5r3/9/1R2p4/9/4K4/9 b", "f5f3");
+        assert_chase(&n, &["b3"]);
+        assert_eq!(n.targets[0].how, WinHow::Checks);
+        assert_idle(&cxa("5k3/9/9/9/5r3/9/1N2p4/9/4K4/9 b", "f5f3"), None);
+    }
+
+    #[test]
+    fn a_check_that_costs_material_on_every_defence_is_a_joint_chase() {
+        // Red K e0, A e1 f0, C a8, R g7; Black K e9, A d9 f9, B c9 e7. §2.1 read per defence
+        // (参考图41): Ch8 threatens Ch9+; every defence loses a piece, so cannon and rook chase
+        // the elephant e7 together. Per defence off: idle; without the screen f9: idle.
+        let fen = "2baka3/C8/4b1R2/9/9/9/9/9/4A4/4KA3 w";
+        let n = cxa(fen, "a8h8");
+        assert_eq!(n.kind, NatureKind::Chase);
+        assert_eq!(by(&n, "e7"), ["g7", "h8"]);
+        assert!(
+            n.targets
+                .iter()
+                .any(|t| t.square.to_string() == "e7" && t.joint)
+        );
+        let p = Profile {
+            checks_win_per_defence: false,
+            ..Profile::cxa()
+        };
+        assert_eq!(every_orientation(fen, "a8h8", &p).kind, NatureKind::Idle);
+        assert_idle(&cxa("2bak4/C8/4b1R2/9/9/9/9/9/4A4/4KA3 w", "a8h8"), None);
+    }
+
+    #[test]
+    fn a_check_win_resting_on_the_exchange_partner_is_the_exchange() {
+        // Red K f0, R h2, B c0, C i0; Black K d9, B g9, R e4. §2 (兑 idle-class): Re2 offers the
+        // rook exchange; the cannon check Ci9+ wins the rook only through that exchange: 兑.
+        let n = cxa("3k2b2/9/9/9/9/4r4/9/7R1/9/2B2K2C w", "h2e2");
+        assert_idle(&n, Some(IdleKind::Exchange));
+    }
+
+    #[test]
+    fn among_equal_captures_after_a_check_the_one_not_by_the_exchange_partner_counts() {
+        // Black C h4 goes to h1 facing the red cannon d1 over the general; after Rf1+ rook and
+        // cannon can equally take d1: the chaser picks the rook (no exchange partner): a chase
+        // by checks of the cannon d1.
+        let n = cxa("3a1k3/4a4/9/9/9/2R4c1/5r3/2C5B/2nCK4/6B2 b", "h4h1");
+        assert_chase(&n, &["d1"]);
+        assert_eq!(n.targets[0].how, WinHow::Checks);
+    }
+}

@@ -76,9 +76,11 @@ impl Analyzer<'_> {
             kind: NatureKind::Idle,
             idle_kind: None,
             targets: Vec::new(),
+            pawn_targets: Vec::new(),
             capture: before.piece_at(m.to),
             nodes: 0,
         };
+        self.pawn_alone.clear();
         if after.is_check() {
             nature.kind = NatureKind::Check;
             if self.profile.check_may_chase {
@@ -116,6 +118,8 @@ impl Analyzer<'_> {
             }
         }
         if nature.kind == NatureKind::Idle {
+            // A pawn's threats by itself, for the verdict's mutual forbidden play (互打).
+            nature.pawn_targets = std::mem::take(&mut self.pawn_alone);
             match self.idle_kind(before, m, &after, prev) {
                 Ok(k) => nature.idle_kind = k,
                 Err(Exhausted) => nature.kind = NatureKind::Undetermined,
@@ -169,5 +173,136 @@ impl Analyzer<'_> {
         } else {
             Ok(Some((NatureKind::Chase, targets)))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The nature decision (RULES.md §2: check > mate_threat > chase > idle, the heaviest wins),
+    //! each position in all four orientations of the board; and issue 16, item 4: an exchange
+    //! offer that at the same time newly threatens another piece is a chase, the offer alone is
+    //! idle.
+    use crate::rules::nature::testkit::{
+        assert_chase, assert_idle, axf, by, cxa, every_orientation,
+    };
+    use crate::rules::nature::{IdleKind, NatureKind};
+    use crate::rules::profile::Profile;
+
+    #[test]
+    fn check_and_mate_threat() {
+        // Red K d0, R a8, R a1; Black K e9. §2: Rb1 threatens Rb9 mate (the rook a8 holds rank
+        // 8): mate_threat; Ra9 checks: check.
+        let fen = "4k4/R8/9/9/9/9/9/9/R8/3K5 w";
+        assert_eq!(cxa(fen, "a1b1").kind, NatureKind::MateThreat);
+        assert_eq!(cxa(fen, "a8a9").kind, NatureKind::Check);
+    }
+
+    #[test]
+    fn a_mate_threat_outweighs_a_chase() {
+        // Red K d0, R a8, R i0; Black K e9, N c1. §2: Ri1 threatens Ri9 mate and attacks the
+        // loose horse c1: the heaviest nature, mate_threat. AXF records what it also chases.
+        let fen = "4k4/R8/9/9/9/9/9/9/2n6/3K4R w";
+        let n = cxa(fen, "i0i1");
+        assert_eq!(n.kind, NatureKind::MateThreat);
+        assert!(n.targets.is_empty());
+        let n = axf(fen, "i0i1");
+        assert_eq!(n.kind, NatureKind::MateThreat);
+        assert_eq!(by(&n, "c1"), ["i1"]);
+    }
+
+    #[test]
+    fn a_check_outweighs_a_chase() {
+        // Black K d9, N b3, N f4; Red K e0, A d2 e1, B e2. §2: Nc1+ checks and attacks the loose
+        // elephant e2: check. AXF records the chase of e2 by the moved horse.
+        let fen = "3k5/9/9/9/9/5n3/1n7/3AB4/4A4/4K4 b";
+        let n = cxa(fen, "b3c1");
+        assert_eq!(n.kind, NatureKind::Check);
+        assert!(n.targets.is_empty());
+        let n = axf(fen, "b3c1");
+        assert_eq!(n.kind, NatureKind::Check);
+        assert_eq!(by(&n, "e2"), ["c1"]);
+    }
+
+    #[test]
+    fn an_exhausted_budget_is_undetermined_never_guessed() {
+        // §2, mate threat depth: a search that runs out is undetermined; a check needs none.
+        let p = Profile {
+            node_budget: 1,
+            ..Profile::cxa()
+        };
+        let fen = "4k4/R8/9/9/9/9/9/9/R8/3K5 w";
+        let n = every_orientation(fen, "a1b1", &p);
+        assert_eq!(n.kind, NatureKind::Undetermined);
+        assert_eq!(every_orientation(fen, "a8a9", &p).kind, NatureKind::Check);
+    }
+
+    #[test]
+    fn an_answer_to_a_check_by_the_general_is_idle_whatever_it_threatens() {
+        // Red K e0, N f0; Black K d9, N d1, R a0 (check). §2 special cases: the general's step
+        // out of check frees the horse onto d1: idle, not chase.
+        let n = cxa("3k5/9/9/9/9/9/9/9/3n5/r3KN3 w", "e0e1");
+        assert_eq!(n.kind, NatureKind::Idle);
+        assert!(n.targets.is_empty());
+    }
+
+    // ---- Issue 16, item 4: exchange plus chase ----
+
+    #[test]
+    fn an_exchange_offer_that_also_attacks_a_loose_piece_is_a_chase() {
+        // Red K f0, R e1, N c4; Black K d9, R c9, N c6, C g6. Ne5 offers the horse exchange
+        // (兑) and attacks the unprotected cannon g6: the heaviest nature, a chase of g6.
+        let n = cxa("2rk5/9/9/2n3c2/9/2N6/9/9/4R4/5K3 w", "c4e5");
+        assert_chase(&n, &["g6"]);
+        assert_eq!(by(&n, "g6"), ["e5"]);
+    }
+
+    #[test]
+    fn the_exchange_offer_alone_is_idle() {
+        // As above without the cannon: only the offer, 兑, idle.
+        let n = cxa("2rk5/9/9/2n6/9/2N6/9/9/4R4/5K3 w", "c4e5");
+        assert_idle(&n, Some(IdleKind::Exchange));
+    }
+
+    #[test]
+    fn an_exchange_offer_that_attacks_a_protected_piece_of_equal_value_is_idle() {
+        // As above with the cannon g6 protected by the rook g9: horse for cannon is even, no
+        // threat: only the offer, 兑.
+        let n = cxa("2rk2r2/9/9/2n3c2/9/2N6/9/9/4R4/5K3 w", "c4e5");
+        assert_idle(&n, Some(IdleKind::Exchange));
+    }
+
+    #[test]
+    fn an_exchange_offer_continuing_an_old_threat_is_idle() {
+        // Red K d0, R a1, N b3; Black K e9, N e8, R c7, N h1. Rc1 offers the rook exchange and
+        // still attacks the horse h1 it attacked from a1 (从捉到捉): 兑, idle.
+        let n = cxa("4k4/4n4/2r6/9/9/9/1N7/9/R6n1/3K5 w", "a1c1");
+        assert_idle(&n, Some(IdleKind::Exchange));
+    }
+
+    #[test]
+    fn an_exchange_offer_that_uncovers_an_attack_is_a_chase() {
+        // Red K f0, R a0, R a2, N b4; Black K e9, N a8, N e8, R c7. Rc2 offers the rook exchange
+        // on the c-file and uncovers the rook a0 on the loose horse a8: a chase of a8 by a0.
+        let n = cxa("4k4/n3n4/2r6/9/9/1N7/9/R8/9/R4K3 w", "a2c2");
+        assert_chase(&n, &["a8"]);
+        assert_eq!(by(&n, "a8"), ["a0"]);
+    }
+
+    #[test]
+    fn a_new_exchange_pair_against_an_under_protected_piece_is_a_chase() {
+        // Red K e0, B e2, R f6, N d4; Black K e9, A d9 f9, N h6, R h3. Nf5 faces the horse h6
+        // (兑), which is now attacked twice (horse, rook) and protected once: a joint chase
+        // (the exchange was not on offer before, so it does not answer the attack).
+        let n = cxa("3aka3/9/9/5R1n1/9/3N5/7r1/4B4/9/4K4 w", "d4f5");
+        assert_chase(&n, &["h6"]);
+        assert_eq!(by(&n, "h6"), ["f5", "f6"]);
+    }
+
+    #[test]
+    fn a_mate_that_needs_the_offered_piece_leaves_the_offer_idle() {
+        // Red K e0, R a1, N h2, P e8; Black K f9, R f5. Rf1 offers the rook; its mate threat
+        // rests on taking the partner (Black may take first): 兑, idle (图29).
+        let n = cxa("5k3/4P4/9/9/5r3/9/9/7N1/R8/4K4 w", "a1f1");
+        assert_idle(&n, Some(IdleKind::Exchange));
     }
 }

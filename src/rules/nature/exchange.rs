@@ -173,3 +173,90 @@ impl Analyzer<'_> {
                 .any(|m| m.from == y)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Exchanges (兑, RULES.md §2: idle-class), each position in all four orientations.
+    use crate::rules::nature::IdleKind;
+    use crate::rules::nature::testkit::{assert_chase, assert_idle, axf, cxa};
+
+    #[test]
+    fn facing_rooks_offer_an_exchange() {
+        // Red K d0, R a1, N b3 (guards c1); Black K e9, N e8 (guards c7), R c7. §2: Rc1 faces the
+        // rook c7, each protected: an exchange offer (兑), idle.
+        let n = cxa("4k4/4n4/2r6/9/9/9/1N7/9/R8/3K5 w", "a1c1");
+        assert_idle(&n, Some(IdleKind::Exchange));
+    }
+
+    #[test]
+    fn uncovering_two_rooks_against_each_other_offers_an_exchange() {
+        // Red K d0, R a2, N a5; Black K e9, R a9. §2: the horse steps off the a-file and the
+        // rooks face each other: 兑 made by uncovering, idle.
+        let n = cxa("r3k4/9/9/9/N8/9/9/R8/9/3K5 w", "a5c4");
+        assert_idle(&n, Some(IdleKind::Exchange));
+    }
+
+    #[test]
+    fn a_common_screen_between_two_cannons_offers_an_exchange() {
+        // Red K d0, C a2, N b4; Black K e9, C a9. §2: the horse steps between the cannons as
+        // their common screen: each can take the other, 兑.
+        let n = cxa("c3k4/9/9/9/9/1N7/9/C8/9/3K5 w", "b4a6");
+        assert_idle(&n, Some(IdleKind::Exchange));
+    }
+
+    #[test]
+    fn an_offer_that_cannot_be_accepted_leaves_a_chase() {
+        // Red K d0, N a4, C g8; Black K e9, A d9 f9, C d8, N e8. §2.3 applied to 兑 (CXA
+        // 24.4, 参考图49): with the horse on b6 the black cannon cannot take g8 (Nd7 would
+        // mate), so the cannon g8 chases d8 alone; the horse elsewhere leaves an exchange.
+        let fen = "3aka3/3cn1C2/9/9/9/N8/9/9/9/3K5 w";
+        let n = cxa(fen, "a4b6");
+        assert_chase(&n, &["d8"]);
+        assert!(!n.targets[0].joint);
+        assert_idle(&cxa(fen, "a4b2"), None);
+        // AXF: a mutual attack of equals is an exchange offer whatever follows.
+        assert_idle(&axf(fen, "a4b6"), None);
+    }
+
+    #[test]
+    fn joining_the_attack_on_a_piece_standing_in_an_exchange_presses_it() {
+        // Red K e0, B e2, R f8, N f5; Black K e9, A d9 f9, N h6, R h3. §2 (图21): the horses
+        // can trade, so the rook coming to f6 presses the exchange (兑), not a chase.
+        let n = cxa("3aka3/5R3/9/7n1/5N3/9/7r1/4B4/9/4K4 w", "f8f6");
+        assert_idle(&n, Some(IdleKind::Exchange));
+    }
+
+    #[test]
+    fn protecting_a_piece_that_stands_in_an_exchange_offers_it() {
+        // As above with the rook on a8 going to f8, behind the horse f5: the trade now stands
+        // even (图30): 兑.
+        let n = cxa("3aka3/R8/9/7n1/5N3/9/7r1/4B4/9/4K4 w", "a8f8");
+        assert_idle(&n, Some(IdleKind::Exchange));
+    }
+
+    #[test]
+    fn a_check_that_opens_with_the_exchange_is_the_exchange() {
+        // Red K d0, R a0, N b7; Black K f9, R d9, N d5. §2: Ra9 faces the rook d9 (兑); Rxd9+
+        // and Rxd5 would open with the exchange itself: idle, 兑. With a horse on d9 (no
+        // exchange) the same rook chases it.
+        let n = cxa("3r1k3/9/1N7/9/3n5/9/9/9/9/R2K5 w", "a0a9");
+        assert_idle(&n, Some(IdleKind::Exchange));
+        let n = cxa("3n1k3/9/1N7/9/3n5/9/9/9/9/R2K5 w", "a0a9");
+        assert_chase(&n, &["d5", "d9"]);
+    }
+
+    #[test]
+    fn a_mate_that_needs_the_offered_rook_is_the_exchange() {
+        // Red K e0, R a1, N h2, P e8; Black K f9, R f5. §2 (图29): Rf1 offers the rook; taking
+        // f5 would mate, but Black may take first: 兑, not a mate threat.
+        let n = cxa("5k3/4P4/9/9/5r3/9/9/7N1/R8/4K4 w", "a1f1");
+        assert_idle(&n, Some(IdleKind::Exchange));
+        // Against a horse, which cannot take back, the same move threatens mate.
+        let n = cxa("5k3/4P4/9/9/5n3/9/9/7N1/R8/4K4 w", "a1f1");
+        assert_eq!(
+            n.kind,
+            crate::rules::nature::NatureKind::MateThreat,
+            "{n:?}"
+        );
+    }
+}

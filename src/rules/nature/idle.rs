@@ -196,3 +196,70 @@ pub(super) fn follows(before: &Position, p: Move, m: Move, after: &Position) -> 
         || attacked_squares(after, Bitboard::from_square(m.to)).contains(p.to)
         || attacked_squares(after, Bitboard::from_square(p.to)).contains(m.to)
 }
+
+#[cfg(test)]
+mod tests {
+    //! The idle kinds (RULES.md §2: 兑 exchange offer, 献 offer, 拦 block, 跟 follow), each by its
+    //! definition, each position in all four orientations of the board.
+    use crate::position::Position;
+    use crate::rules::nature::IdleKind;
+    use crate::rules::nature::testkit::{assert_idle, cxa};
+
+    #[test]
+    fn exchange_the_moved_piece_offers_an_even_trade() {
+        // Red K f0, R e1, N c4; Black K d9, R c9, N c6. 兑: the horse comes to e5, where the
+        // black horse (protected by the rook c9) can take it and be taken back by the rook e1,
+        // horse for horse: an exchange offer, idle.
+        let n = cxa("2rk5/9/9/2n6/9/2N6/9/9/4R4/5K3 w", "c4e5");
+        assert_idle(&n, Some(IdleKind::Exchange));
+    }
+
+    #[test]
+    fn offer_the_moved_piece_is_put_where_it_is_won() {
+        // Red K d0, R a1; Black K e9, N c4. 献: the rook goes to a3, where the horse takes it for
+        // nothing: an offer, idle.
+        assert_idle(
+            &cxa("4k4/9/9/9/9/2n6/9/9/R8/3K5 w", "a1a3"),
+            Some(IdleKind::Offer),
+        );
+    }
+
+    #[test]
+    fn block_the_moved_piece_stands_on_a_horse_leg() {
+        // Red K d0, R c6, C b2; Black K e9, N b8 (attacks c6 over the leg b7). 拦: the cannon
+        // comes to b7, on the horse's leg: the horse no longer reaches the rook. The cannon on
+        // b5 stops nothing: no idle kind.
+        let fen = "4k4/1n7/9/2R6/9/9/9/1C7/9/3K5 w";
+        assert_idle(&cxa(fen, "b2b7"), Some(IdleKind::Block));
+        assert_idle(&cxa(fen, "b2b5"), None);
+    }
+
+    #[test]
+    fn block_the_moved_piece_stands_in_a_rook_line() {
+        // Red K d0, R a3, N h5, N i2; Black K e9, A d9 f9, B c9 g9, R i9 (attacks i2). 拦: the
+        // horse goes to i3, protected by the rook a3, between the rook i9 and the horse i2. On
+        // g3 it stops nothing: no idle kind.
+        let fen = "2bakab1r/9/9/9/7N1/9/R8/8N/9/3K5 w";
+        assert_idle(&cxa(fen, "h5i3"), Some(IdleKind::Block));
+        assert_idle(&cxa(fen, "h5g3"), None);
+    }
+
+    #[test]
+    fn taking_away_a_cannon_screen_is_no_block() {
+        // The opening 炮二平五 (h2e2) takes the screen from the black cannon h7 against the
+        // horse h0: it stops the cannon by leaving, not by standing in its way (issue 16, item
+        // 11): no idle kind.
+        let start = Position::start().fen();
+        assert_idle(&cxa(&start, "h2e2"), None);
+    }
+
+    #[test]
+    fn follow_the_moved_piece_keeps_its_relation_to_the_piece_that_just_moved() {
+        // Black K e9, C a7, R i7 (protects the cannon along rank 7); Red K d0, R a1. 跟: the
+        // cannon steps to b7 and the rook follows to b1, facing it again on the file (the
+        // protected cannon is not chased): follow. Going to c1 instead keeps no relation.
+        let fen = "4k4/9/c7r/9/9/9/9/9/R8/3K5 b";
+        assert_idle(&cxa(fen, "a7b7 a1b1"), Some(IdleKind::Follow));
+        assert_idle(&cxa(fen, "a7b7 a1c1"), None);
+    }
+}

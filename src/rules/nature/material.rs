@@ -317,3 +317,104 @@ impl Analyzer<'_> {
                 && total.pieces > -total.pawns * self.profile.values.horse)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Material and the capture balance (RULES.md §1, §2.1, §2.4), each position in all four
+    //! orientations of the board ([`crate::rules::nature::testkit`]).
+    use super::Mat;
+    use crate::rules::nature::testkit::{assert_chase, assert_idle, cxa, every_orientation};
+    use crate::rules::nature::{NatureKind, WinHow};
+    use crate::rules::profile::Profile;
+
+    #[test]
+    fn a_capture_no_one_answers_wins_the_piece() {
+        // Red K d0, R a1; Black K e9, N e5. §2.1: Ra5 can take the unprotected horse: a chase.
+        let n = cxa("4k4/9/9/9/4n4/9/9/9/R8/3K5 w", "a1a5");
+        assert_chase(&n, &["e5"]);
+        assert_eq!(n.targets[0].how, WinHow::Capture);
+        assert!(!n.targets[0].joint);
+    }
+
+    #[test]
+    fn rook_for_a_protected_horse_is_no_gain() {
+        // Red K d0, R a1; Black K e9, P e5, N e4. §2.4: rook takes, pawn takes back: rook for
+        // horse loses material, so attacking a protected piece of lower value is idle.
+        let n = cxa("4k4/9/9/9/4p4/4n4/9/9/R8/3K5 w", "a1a4");
+        assert_idle(&n, None);
+    }
+
+    #[test]
+    fn a_horse_on_a_protected_rook_wins_by_net_gain() {
+        // Red K d0, N b2; Black K e9, R e7, R e5. §2.4: horse for rook is a gain whatever the
+        // protection (rook e7 takes back): a chase, won by the exchange.
+        let n = cxa("4k4/9/4r4/9/4r4/9/9/1N7/9/3K5 w", "b2c4");
+        assert_chase(&n, &["e5"]);
+        assert_eq!(n.targets[0].how, WinHow::Exchange);
+    }
+
+    #[test]
+    fn a_piece_of_equal_value_is_won_only_unprotected() {
+        // Red K d0, N d2; Black K e9, C c5 (+ R c9). §2.4: horse for a protected cannon is even:
+        // idle; without the rook c9 the cannon is unprotected: a chase.
+        let n = cxa("2r1k4/9/9/9/2c6/9/9/3N5/9/3K5 w", "d2e4");
+        assert_idle(&n, None);
+        let n = cxa("4k4/9/9/9/2c6/9/9/3N5/9/3K5 w", "d2e4");
+        assert_chase(&n, &["c5"]);
+    }
+
+    #[test]
+    fn an_uncrossed_pawn_is_no_material() {
+        // Red K d0, R a1; Black K e9, P e6 (on its own side). §1: an uncrossed pawn is not
+        // material, threatening it is never a chase.
+        let n = cxa("4k4/9/9/4p4/9/9/9/9/R8/3K5 w", "a1a6");
+        assert_idle(&n, None);
+    }
+
+    #[test]
+    fn a_crossed_pawn_is_material() {
+        // Red K d0, R a1; Black K e9, P e3 (crossed). §1: a crossed pawn is material: Ra3
+        // chases it.
+        let n = cxa("4k4/9/9/9/9/9/4p4/9/R8/3K5 w", "a1a3");
+        assert_chase(&n, &["e3"]);
+    }
+
+    #[test]
+    fn a_pawn_that_has_just_crossed_is_no_gain() {
+        // Black K e9, P e5 (steps across to e4); Red K d0, R a1. §1: capturing a pawn that has
+        // just crossed is not a gain, so Ra4 is idle; with the option off it is a chase.
+        let (fen, moves) = ("4k4/9/9/9/4p4/9/9/9/R8/3K5 b", "e5e4 a1a4");
+        assert_idle(&cxa(fen, moves), None);
+        let p = Profile {
+            just_crossed_pawn_is_no_gain: false,
+            ..Profile::cxa()
+        };
+        let n = every_orientation(fen, moves, &p);
+        assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    }
+
+    #[test]
+    fn a_pawn_floats_in_the_balance() {
+        // §1: a crossed pawn floats: one pawn for a piece, or a piece for pawns, is not a gain.
+        let pawn_for_horse = Mat {
+            pieces: 5,
+            pawns: -1,
+        };
+        assert!(!pawn_for_horse.is_gain());
+        assert!(
+            !Mat {
+                pieces: -5,
+                pawns: 3
+            }
+            .is_gain()
+        );
+        assert!(
+            Mat {
+                pieces: 0,
+                pawns: 1
+            }
+            .is_gain()
+        );
+        assert!(!Mat::default().is_gain());
+    }
+}

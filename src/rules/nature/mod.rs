@@ -55,6 +55,8 @@ mod idle;
 mod material;
 mod newness;
 mod protection;
+#[cfg(test)]
+mod testkit;
 mod threats;
 mod two_step;
 
@@ -193,6 +195,12 @@ pub struct MoveNature {
     pub idle_kind: Option<IdleKind>,
     /// For a chase, the chased pieces (new threats).
     pub targets: Vec<ChaseTarget>,
+    /// For an idle move of a pawn: the new threats it makes by itself, which the general/pawn-alone
+    /// rule (`Profile::king_pawn_alone_idle`) keeps from being chases. The verdict counts them
+    /// as chases in mutual forbidden play (互打, `Profile::pawn_chases_in_mutual_play`).
+    /// Recorded only with that option; not part of the JSON report.
+    #[serde(skip)]
+    pub pawn_targets: Vec<ChaseTarget>,
     /// The piece the move captured.
     pub capture: Option<Piece>,
     /// Search nodes spent on this move.
@@ -272,6 +280,9 @@ pub struct Analyzer<'p> {
     /// positions whose threats are listed before and after it (the mover to move in both), and
     /// the position before the opponent's last move (when this analyser classified that move).
     ward_history: Option<([u64; 2], Option<Position>)>,
+    /// The threats of a pawn by itself that [`Self::chase_targets`] left out (recorded with
+    /// [`Profile::pawn_chases_in_mutual_play`], read into [`MoveNature::pawn_targets`]).
+    pawn_alone: Vec<ChaseTarget>,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -291,6 +302,7 @@ impl<'p> Analyzer<'p> {
             standing_before: None,
             counter_seen: false,
             ward_history: None,
+            pawn_alone: Vec::new(),
         }
     }
 }

@@ -76,6 +76,25 @@ pub(super) fn line_defence(
     false
 }
 
+/// Puts the capturer first in a chase target's participants (`t.first`, or the first capture
+/// of a line tied with it; among equally good first captures, the one by the lowest role), and
+/// the others by role: an order that does not depend on where the pieces stand, so that a
+/// mirrored or colour-swapped board names the same capturer (which the AXF allowances of the
+/// verdict read) and gives the same reason.
+pub(super) fn order_participants(q: &Position, t: &Threat, parts: &mut [Square]) {
+    let role = |s: &Square| q.piece_at(*s).map(|p| p.role);
+    let lead = std::iter::once(t.first.from)
+        .chain(t.ties.iter().map(|(m, _)| m.from))
+        .filter_map(|c| parts.iter().position(|&s| s == c))
+        .min_by_key(|&i| role(&parts[i]));
+    if let Some(i) = lead {
+        parts[..=i].rotate_right(1);
+    }
+    if parts.len() > 2 {
+        parts[1..].sort_by_key(role);
+    }
+}
+
 impl Analyzer<'_> {
     /// The new threats the move makes (RULES.md §2 chase conditions), as chase targets.
     pub(super) fn chase_targets(
@@ -220,11 +239,25 @@ impl Analyzer<'_> {
                 Some(p) => p,
                 None => self.participants(&q1, t)?,
             };
-            if self.profile.king_pawn_alone_idle && Self::king_or_pawn_alone(&q1, t, &parts) {
+            // A pawn by itself: idle, but kept for the verdict's mutual forbidden play (互打)
+            // when the pawn's own move makes the threat (兵本身步步叫吃: the pawn moving and
+            // attacking, not a threat of a pawn that another piece's move brings about).
+            let alone =
+                self.profile.king_pawn_alone_idle && Self::king_or_pawn_alone(&q1, t, &parts);
+            let pawn_alone = alone
+                && self.profile.pawn_chases_in_mutual_play
+                && parts.contains(&moved_to)
+                && parts
+                    .iter()
+                    .all(|&s| q1.piece_at(s).is_some_and(|p| p.role != Role::King));
+            if alone && !pawn_alone {
                 continue;
             }
+            // (A pawn's threat by itself is recorded without this search, so that the nature
+            // and the budget it spends stay what they are without the record.)
             if self.profile.counter_threat_mate_cap > 0
                 && t.how != WinHow::Checks
+                && !pawn_alone
                 && self.refuted_by_counter_threat(&q1, t)?
             {
                 continue; // taking it lets a mate threat win it back: no win (图18)
@@ -285,15 +318,21 @@ impl Analyzer<'_> {
                 }
                 parts.push(moved_to);
             }
+            order_participants(&q1, t, &mut parts);
             let reason = self.chase_reason(&q1, t, &parts, m, why);
-            targets.push(ChaseTarget {
+            let target = ChaseTarget {
                 square: t.square,
                 piece: t.piece,
                 joint: parts.len() >= 2,
                 how: t.how,
                 by: parts,
                 reason,
-            });
+            };
+            if pawn_alone {
+                self.pawn_alone.push(target);
+            } else {
+                targets.push(target);
+            }
         }
         Ok(targets)
     }
@@ -600,5 +639,77 @@ impl Analyzer<'_> {
         };
         let joint = if parts.len() >= 2 { "jointly " } else { "" };
         format!("{won} {how}, {joint}by {}; {new}", by.join(" + "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Newness (RULES.md §2.2: a new threat, or one that continues, 从捉到捉), each position in
+    //! all four orientations of the board.
+    use crate::rules::nature::testkit::{assert_chase, assert_idle, by, cxa};
+    use crate::rules::nature::{IdleKind, NatureKind};
+
+    #[test]
+    fn a_continuing_threat_is_idle() {
+        // Red K d0, R a5; Black K e9, N e5. §2.2 (从捉到捉): the rook keeps attacking the same
+        // horse from b5: idle.
+        assert_idle(&cxa("4k4/9/9/9/R3n4/9/9/9/9/3K5 w", "a5b5"), None);
+    }
+
+    #[test]
+    fn a_threat_the_opponent_walked_into_is_not_charged() {
+        // Black K e9, N d7 (steps to e5 into the rook's rank); Red K d0, R a5. §2 special cases
+        // (自毙): Red's next, unrelated move is idle.
+        assert_idle(&cxa("4k4/9/3n5/9/R8/9/9/9/9/3K5 b", "d7e5 d0d1"), None);
+    }
+
+    #[test]
+    fn a_threat_appearing_because_the_general_answered_a_check_is_idle() {
+        // Red K e0, N f0; Black K d9, N d1, R a0 (checks along rank 0). §2 special cases: the
+        // general steps out of the check and so frees its horse's leg onto d1: idle (here a
+        // block of the rook's rank). The same step with no check to answer is a chase.
+        let n = cxa("3k5/9/9/9/9/9/9/9/3n5/r3KN3 w", "e0e1");
+        assert_idle(&n, Some(IdleKind::Block));
+        let n = cxa("3k5/9/9/9/9/9/9/9/3n5/4KN3 w", "e0e1");
+        assert_chase(&n, &["d1"]);
+        assert_eq!(by(&n, "d1"), ["f0"]);
+    }
+
+    #[test]
+    fn a_piece_joining_the_attack_makes_the_threat_new() {
+        // Red K e0, B e2, R a8, N f5; Black K e9, A d9 f9, N h6, R h3. §2.2: Ra6 joins the
+        // horse against h6 (protected once by h3); the black horse taking f5 would win it, so
+        // h6 stands in no exchange, and the rook's joining makes a new, joint threat.
+        let n = cxa("3aka3/R8/9/7n1/5N3/9/7r1/4B4/9/4K4 w", "a8a6");
+        assert_chase(&n, &["h6"]);
+        assert_eq!(by(&n, "h6"), ["a6", "f5"]);
+    }
+
+    #[test]
+    fn stepping_out_of_danger_to_guard_a_screen_is_new_only_when_it_takes_part() {
+        // Red K d0, A d2, R g6, N g8, C h8; Black K e9, R f8, N f4. §2.2 (参考图39, 37, 21): the
+        // cannon aims over its horse at the rook f8, but Rg6 hangs to the horse f4, so the
+        // threat could not be carried out. Rg7 steps out of danger next to the screen and
+        // takes part: a joint chase. A rook that only steps out of danger (c6-d6) makes the
+        // threat real but does not chase; with the rook already safe, Rg7 continues it.
+        let n = cxa("4k4/5rNC1/9/6R2/9/5n3/9/3A5/9/3K5 w", "g6g7");
+        assert_chase(&n, &["f8"]);
+        assert!(n.targets[0].joint);
+        assert_idle(&cxa("4k4/5rNC1/9/2R6/9/1n7/9/3A5/9/3K5 w", "c6d6"), None);
+        assert_idle(&cxa("4k4/5rNC1/9/9/9/5n3/6R2/3A5/9/3K5 w", "g3g7"), None);
+    }
+
+    #[test]
+    fn taking_over_a_duty_makes_the_capture_real() {
+        // Red K d0, N e3, C g4, R i1; Black K e9, A d9 f9, C i9, R g7, P i6, C f5. §2.2
+        // (参考图15): the horse attacks f5 but is the only protector of g4; Rg1 steps out of
+        // danger and behind g4, so the capture becomes real: horse and rook chase f5. Rh1
+        // leaves g4 to the horse: idle.
+        let fen = "3aka2c/9/6r2/8p/5c3/6C2/4N4/9/8R/3K5 w";
+        let n = cxa(fen, "i1g1");
+        assert_chase(&n, &["f5"]);
+        assert_eq!(by(&n, "f5"), ["e3", "g1"]);
+        let n = cxa(fen, "i1h1");
+        assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
     }
 }

@@ -532,3 +532,162 @@ impl Analyzer<'_> {
         Ok(best)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Protection (RULES.md §2.3 real, false and under-protected roots; §2.5 safety; §2
+    //! special cases: the protector that chases), each position in all four orientations.
+    use crate::rules::nature::testkit::{assert_chase, assert_idle, by, cxa};
+
+    #[test]
+    fn a_pinned_protector_is_a_false_root() {
+        // Red K d0, R a1, R e2; Black K e9, N c7, R e7. §2.3 (假根): the rook e7 protects c7
+        // but is pinned on the e-file by Re2: Ra7 chases the horse (with the pinner). Without
+        // the pin the root is real: idle.
+        let n = cxa("4k4/9/2n1r4/9/9/9/9/4R4/R8/3K5 w", "a1a7");
+        assert_chase(&n, &["c7"]);
+        assert_eq!(by(&n, "c7"), ["a7", "e2"]);
+        assert_idle(&cxa("4k4/9/2n1r4/9/9/9/9/9/R8/3K5 w", "a1a7"), None);
+    }
+
+    #[test]
+    fn an_under_protected_piece_is_chased_jointly() {
+        // Red K d0, R a5, C i1, P e3; Black K e9, P e6, N e5. §2.3 (少根): the horse is protected
+        // once (pawn e6); with the cannon on e1 (screen e3) it is attacked twice: cannon takes,
+        // pawn retakes, rook takes: a joint chase.
+        let n = cxa("4k4/9/9/4p4/R3n4/9/4P4/9/8C/3K5 w", "i1e1");
+        assert_chase(&n, &["e5"]);
+        assert!(n.targets[0].joint);
+        assert_eq!(by(&n, "e5"), ["a5", "e1"]);
+    }
+
+    #[test]
+    fn an_under_protected_piece_with_spare_attackers_is_chased_by_all() {
+        // Red K d0, R d6, C f5, N e4; Black K e9, R c9, N c5. §2.3 (参考图49): Rd5 makes three
+        // attackers against one protector; no piece wins alone: a joint chase by all three.
+        let n = cxa("2r1k4/9/9/3R5/2n2C3/4N4/9/9/9/3K5 w", "d6d5");
+        assert_chase(&n, &["c5"]);
+        assert_eq!(by(&n, "c5"), ["d5", "e4", "f5"]);
+    }
+
+    #[test]
+    fn pinning_the_only_protector_cuts_the_root() {
+        // Red K e0, C b5, R e5; Black K e9, A d9 e8, B c9 e7. §2 special cases (断根, 图11): Cb9
+        // pins the elephant c9 (screen d9) so it cannot take back on e7: rook and cannon chase
+        // e7. Without the pin (Cb6) the elephant is protected: idle.
+        let n = cxa("2bak4/4a4/4b4/9/1C2R4/9/9/9/9/4K4 w", "b5b9");
+        assert_chase(&n, &["e7"]);
+        assert_eq!(by(&n, "e7"), ["b9", "e5"]);
+        assert_idle(&cxa("2bak4/4a4/4b4/9/1C2R4/9/9/9/9/4K4 w", "b5b6"), None);
+    }
+
+    #[test]
+    fn a_recapture_that_loses_to_mate_is_a_false_root() {
+        // Red K e0, A d0 e1, B e2 g0, R a8, N h6, P h5; Black K d9, A f9, B e7 g5. §2.3 (参考图5):
+        // after Nf7 the elephant e7's recapture on g5 loses to Rd8 mate, so g5 is unprotected;
+        // the pawn h5 takes it by itself (idle, CXA 第27条). A horse on h3 instead chases it.
+        assert_idle(
+            &cxa("3k1a3/R8/4b4/7N1/6bP1/9/9/4B4/4A4/3AK1B2 w", "h6f7"),
+            None,
+        );
+        let n = cxa("3k1a3/R8/4b4/7N1/6b2/9/7N1/4B4/4A4/3AK1B2 w", "h6f7");
+        assert_chase(&n, &["g5"]);
+        assert_eq!(by(&n, "g5"), ["h3"]);
+    }
+
+    #[test]
+    fn cutting_a_root_by_checks_is_a_chase() {
+        // Red K e0, A e1, B e2, C h0, R a5; Black K d9, N a8, N h3. §2 (断根, 图3): Rxa8 would be
+        // answered by Ng1+ forking the general and e2 (a root by checks); Ch2 stands on that
+        // horse's leg and cuts it: the rook chases a8 alone. The elephant stepping away from
+        // the fork is not needed for the capture: idle.
+        let fen = "3k5/n8/9/9/R8/9/7n1/4B4/4A4/4K2C1 w";
+        let n = cxa(fen, "h0h2");
+        assert_chase(&n, &["a8"]);
+        assert!(!n.targets[0].joint);
+        assert_idle(&cxa(fen, "e2g4"), None);
+    }
+
+    #[test]
+    fn a_counter_win_the_opponent_already_had_does_not_refute_a_capture() {
+        // Black K f9, A e8, R f5, P c3; Red K e0, A e1, P a6, R h3. §2.5: after Rxa6 Red could
+        // check and take c3, but could take c3 anyway: the capture costs nothing new: a chase.
+        let n = cxa("5k3/4a4/9/P8/5r3/9/2p4R1/9/4A4/4K4 b", "f5f6");
+        assert_chase(&n, &["a6"]);
+    }
+
+    #[test]
+    fn a_capture_that_gives_up_the_defence_against_a_quiet_mate_threat_is_no_threat() {
+        // Red K d1, A f2, B e2 c0, N g4; Black K e7, A d7 f9, N c1, C a4. §2.1/§2.5 (图18):
+        // Ne5 attacks the advisor d7, but after Nxd7 the cannon's quiet Cd4 threatens mate that
+        // only the horse could have parried: idle. Without the cannon: a chase.
+        assert_idle(&cxa("5a3/9/3ak4/9/9/c5N2/9/4BA3/2nK5/2B6 w", "g4e5"), None);
+        let n = cxa("5a3/9/3ak4/9/9/6N2/9/4BA3/2nK5/2B6 w", "g4e5");
+        assert_chase(&n, &["d7"]);
+    }
+
+    // ---- Issue 16, item 5: a protector that chases (RULES.md §2 special cases: it does not
+    // chase only when carrying out the capture costs more than it gains, by net gain) ----
+
+    #[test]
+    fn a_protector_whose_capture_costs_as_much_as_it_wins_chases() {
+        // Red K d0, R h5, C a5, P d3; Black K e9, R a9, N c7. Rc5 attacks the unrooted horse
+        // c7 and is the only protector of the cannon a5 the black rook attacks: horse for
+        // cannon costs no more than it wins: a chase (图28).
+        let n = cxa("r3k4/9/2n6/9/C6R1/9/3P5/9/9/3K5 w", "h5c5");
+        assert_chase(&n, &["c7"]);
+        assert_eq!(by(&n, "c7"), ["c5"]);
+    }
+
+    #[test]
+    fn a_protector_whose_capture_costs_more_than_it_wins_is_idle() {
+        // As above, but the ward is a rook (a5) that the black rook has just attacked: taking
+        // the horse would cost the rook, more than it wins: idle.
+        let n = cxa("1r2k4/9/2n6/9/R6R1/9/3P5/9/9/3K5 b", "b9a9 h5c5");
+        assert_idle(&n, None);
+    }
+
+    #[test]
+    fn a_protector_of_a_piece_nobody_attacks_chases() {
+        // As the first, without the black rook: the cannon a5 is not attacked, the capture
+        // costs nothing: a chase.
+        let n = cxa("4k4/9/2n6/9/C6R1/9/3P5/9/9/3K5 w", "h5c5");
+        assert_chase(&n, &["c7"]);
+    }
+
+    #[test]
+    fn a_protector_of_a_crossed_pawn_chases_a_horse() {
+        // As the first, the ward a crossed pawn on a5: the capture costs a pawn and wins a
+        // horse, a net gain: a chase.
+        let n = cxa("r3k4/9/2n6/9/P6R1/9/3P5/9/9/3K5 w", "h5c5");
+        assert_chase(&n, &["c7"]);
+    }
+
+    #[test]
+    fn a_capture_uncovering_a_piece_worth_the_gain_still_chases() {
+        // Red K d0, R a6, C d6; Black A d9 f9, B c9 g9, K e9, R f6, P c5, R c1. Cc6 attacks the
+        // unprotected rook c1 over c5; taking it uncovers the rook a6 to the rook f6: rook for
+        // rook, not more than it wins: a chase (参考图27). A horse on c1 is worth less than the
+        // rook given away: idle (图23).
+        let n = cxa("2bakab2/9/9/R2C1r3/2p6/9/9/9/2r6/3K5 w", "d6c6");
+        assert_chase(&n, &["c1"]);
+        assert_idle(&cxa("2bakab2/9/9/R2C1r3/2p6/9/9/9/2n6/3K5 w", "d6c6"), None);
+    }
+
+    #[test]
+    fn a_protector_leaving_its_ward_standing_under_attack_chases() {
+        // Red K e0, A d0 e1, C a2, R h2; Black K e9, R a8, P g4. §2 special cases with
+        // `duty_needs_fresh_attack` (图22, 图12): Rg2 still guards the cannon a2 that the black
+        // rook attacked before Black's last move, and attacks the pawn g4: a chase. When Black's
+        // last move made that attack, the rook must answer it first: idle. The cannon stepping
+        // out of a fresh attack frees the rook's capture: a chase.
+        let n = cxa("4k4/r8/9/9/9/6p2/9/C6R1/4A4/3AK4 w", "h2g2");
+        assert_chase(&n, &["g4"]);
+        assert_idle(
+            &cxa("4k4/1r7/9/9/9/6p2/9/C6R1/4A4/3AK4 b", "b8a8 h2g2"),
+            None,
+        );
+        let n = cxa("4k4/1r7/9/9/9/6p2/9/C5R2/4A4/3AK4 b", "b8a8 a2b2");
+        assert_chase(&n, &["g4"]);
+    }
+}

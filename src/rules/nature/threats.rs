@@ -238,3 +238,62 @@ impl Analyzer<'_> {
         self.threats_within(&freed, within)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Threats (RULES.md §2.1: direct, by checks; two steps in `two_step.rs`), each position in
+    //! all four orientations of the board.
+    use crate::rules::nature::testkit::{assert_chase, assert_idle, by, cxa};
+    use crate::rules::nature::{IdleKind, NatureKind, WinHow};
+
+    #[test]
+    fn a_direct_capture_over_a_cannon_screen() {
+        // Red K d0, C a3, P c5; Black K e9, N e5. §2.1: the cannon comes to a5 and attacks the
+        // unprotected horse over its own pawn: a direct threat, one piece (图26).
+        let n = cxa("4k4/9/9/9/2P1n4/9/C8/9/9/3K5 w", "a3a5");
+        assert_chase(&n, &["e5"]);
+        assert_eq!(by(&n, "e5"), ["a5"]);
+        assert!(!n.targets[0].joint);
+    }
+
+    #[test]
+    fn a_discovered_attack_is_a_threat_of_the_uncovered_piece() {
+        // Red K d0, R a5, N b5; Black K e9, C e5. §2.2: the horse steps away and uncovers the
+        // rook on the cannon: a new threat, charged to the rook.
+        let n = cxa("4k4/9/9/9/RN2c4/9/9/9/9/3K5 w", "b5c3");
+        assert_chase(&n, &["e5"]);
+        assert_eq!(n.targets[0].by[0].to_string(), "a5");
+    }
+
+    #[test]
+    fn a_threat_by_a_series_of_checks() {
+        // Red K d0, R i0, N i3; Black K e9, N a9. §2.1 (抽将): the horse uncovers the rook: Ri9+
+        // drives the general off rank 9 and the rook takes a9. The chaser is the rook on i0.
+        let n = cxa("n3k4/9/9/9/9/9/8N/9/9/3K4R w", "i3g4");
+        assert_chase(&n, &["a9"]);
+        assert_eq!(n.targets[0].how, WinHow::Checks);
+        assert_eq!(by(&n, "a9"), ["i0"]);
+    }
+
+    #[test]
+    fn a_pinned_piece_does_not_attack_off_its_line() {
+        // Red K e0, R e4; Black K d9, R e8, N a3. §2 special cases: the red rook is pinned on the
+        // e-file; on e3 it "attacks" a3 along the rank but cannot take: no chase (here 献: the
+        // black rook can take it).
+        let n = cxa("3k5/4r4/9/9/9/4R4/n8/9/9/4K4 w", "e4e3");
+        assert_ne!(n.kind, NatureKind::Chase, "{n:?}");
+        assert_idle(&n, Some(IdleKind::Offer));
+    }
+
+    #[test]
+    fn a_threat_held_back_by_a_check_is_not_made_by_its_answer() {
+        // Red K f1, C g1, R g3 (checks on e3); Black K e9, A f9 f7, R h1. §2 (参考图19): the
+        // advisor's block frees the rook h1 to take the cannon g1, but that threat stood
+        // before the check: idle. The same rook stepping next to the unguarded cannon, no check
+        // to answer, chases it.
+        let n = cxa("4ka3/9/5a3/9/9/9/6R2/9/5KCr1/9 w", "g3e3 f9e8");
+        assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+        let n = cxa("4ka3/9/5a3/9/9/9/2R6/9/5KC2/7r1 w", "c3c4 h0h1");
+        assert_chase(&n, &["g1"]);
+    }
+}

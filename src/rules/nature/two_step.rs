@@ -328,3 +328,71 @@ impl Analyzer<'_> {
         Ok((best, best_move))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Threats in two steps (RULES.md §2.1 "a complete exchange that nets material", §2.3
+    //! "protection is judged after the capture"), each position in all four orientations.
+    use crate::rules::nature::WinHow;
+    use crate::rules::nature::testkit::{
+        assert_chase, assert_idle, axf, by, cxa, every_orientation,
+    };
+    use crate::rules::profile::Profile;
+
+    #[test]
+    fn trading_off_the_only_protector_of_a_second_piece() {
+        // Red K d0, C i0, N d2, P f5; Black K e9, B e7, N c5, P e4. §2.1/§2.3 (图4): Ci5
+        // attacks c5 over f5; cannon for horse is even, but the horse c5 alone protected the
+        // crossed pawn e4, which Nd2 takes after the elephant's recapture: cannon and horse
+        // chase c5 together. Without the pawn e4 the trade wins nothing: idle.
+        let n = cxa("4k4/9/4b4/9/2n2P3/4p4/9/3N5/9/3K4C w", "i0i5");
+        assert_chase(&n, &["c5"]);
+        assert_eq!(n.targets[0].how, WinHow::Exchange);
+        assert!(n.targets[0].joint);
+        assert_eq!(by(&n, "c5"), ["d2", "i5"]);
+        assert_idle(&cxa("4k4/9/4b4/9/2n2P3/9/9/3N5/9/3K4C w", "i0i5"), None);
+    }
+
+    #[test]
+    fn a_recapture_that_uncovers_an_attack_on_a_rook() {
+        // Red K d0, N f5, N h3; Black K e9, B e7 g9, R g6. §2.1 (参考图1): with the horse on f4,
+        // Nxe7 lifts the leg of f4 towards g6, so the elephant's recapture costs the rook.
+        let n = cxa("4k1b2/9/4b4/6r2/5N3/9/7N1/9/9/3K5 w", "h3f4");
+        assert_chase(&n, &["e7"]);
+        assert!(n.targets[0].joint);
+    }
+
+    #[test]
+    fn a_two_step_win_completed_by_a_pawn_is_idle() {
+        // As the first test, but the pawn e3, not a horse, takes e4 after the trade: the
+        // general or a pawn attacking by itself is idle (CXA 第27条, 参考图33).
+        assert_idle(&cxa("4k4/9/4b4/9/2n2P3/4p4/4P4/9/9/3K4C w", "i0i5"), None);
+        // AXF has no two-step wins (a protected piece is won only on its square).
+        assert_idle(&axf("4k4/9/4b4/9/2n2P3/4p4/9/3N5/9/3K4C w", "i0i5"), None);
+    }
+
+    #[test]
+    fn an_elephant_protecting_two_pieces_is_overloaded() {
+        // Red K e1, C i0, P c3, N f3; Black K f9, B e7, N c5, C g5. §2.3: the elephant e7 alone
+        // protects both c5 and g5 (the horse f3 attacks g5). Cc0 attacks c5 over c3: cannon for
+        // horse, and after the elephant takes back g5 hangs to the horse: a joint chase of c5
+        // in two steps. Without the horse, or without the cannon g5, the trade is even: idle.
+        let n = cxa("5k3/9/4b4/9/2n3c2/9/2P2N3/9/4K4/8C w", "i0c0");
+        assert_chase(&n, &["c5"]);
+        assert_eq!(n.targets[0].how, WinHow::Exchange);
+        assert_eq!(by(&n, "c5"), ["c0", "f3"]);
+        assert_idle(&cxa("5k3/9/4b4/9/2n3c2/9/2P6/9/4K4/8C w", "i0c0"), None);
+        assert_idle(&cxa("5k3/9/4b4/9/2n6/9/2P2N3/9/4K4/8C w", "i0c0"), None);
+    }
+
+    #[test]
+    fn without_two_step_wins_a_protected_piece_is_won_only_on_its_square() {
+        // The overloaded elephant again, with `two_step_wins` off (the AXF reading): idle.
+        let p = Profile {
+            two_step_wins: false,
+            ..Profile::cxa()
+        };
+        let n = every_orientation("5k3/9/4b4/9/2n3c2/9/2P2N3/9/4K4/8C w", "i0c0", &p);
+        assert_idle(&n, None);
+    }
+}
