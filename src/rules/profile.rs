@@ -219,13 +219,24 @@ pub struct Profile {
     ///
     /// Rulebook clause: RULES.md §2 chase 1 (a win nets material) and 5 (safety).
     pub counter_threat_mate_cap: u32,
-    /// Newness (RULES.md §2.2) is judged on the attack: a capture that was possible and winning
-    /// before the move, but refused only because a mate by checks followed it (safety, §2.5), is
-    /// an old threat, and a move that makes it safe makes no new chase. `false`: such a threat is
-    /// new. AXF diagram 103: a rook escaping a perpetual offer, which so makes its cannon's
-    /// capture safe, is not chasing.
+    /// What newness (RULES.md §2.2) compares: the attack (AXF) or the win (CXA). `true` (AXF):
+    /// a threat is new only when the attack is new: a capture of the piece that was legal before
+    /// the move and won material by the exchange on its square is an old attack even when it
+    /// could not safely be made then (a mate by checks followed it, §2.5), so a move that only
+    /// makes such a capture safe (a screen or capturer stepping out of an attack, a piece
+    /// covering the mating line) continues the attack: no new chase. AXF diagrams 100-103: the
+    /// black rook escaping a perpetual offer along its cannon's file, which so makes the
+    /// capture of the red rook safe, is not chasing. `false` (CXA): newness is judged on the
+    /// win: a capture that could not be made safely is no threat (§2.1 "could win", §2.5), so
+    /// the move that makes it safe, when the moved piece takes part, makes a new threat, a chase
+    /// (CXA 参考图35: the rook that parries the mate and keeps the capture chases; 图10). This
+    /// is the only difference between the two readings: the safety of the threat after the move
+    /// is tested in both. Constructed positions: `nature::newness` tests
+    /// (`an_escape_that_makes_a_standing_attack_safe_is_new_only_on_the_win` and the next three).
     ///
-    /// Rulebook clause: RULES.md §2 chase 2 (newness) and 5 (safety), AXF reading.
+    /// Rulebook clause: RULES.md §2 chase 2 (newness) and 5 (safety); AXF rules (a chase is a
+    /// new attack; diagrams 100-103); CXA 2020 第24条 24.3 (捉: the move makes it possible to win
+    /// the piece next move) with 参考图35.
     pub newness_ignores_safety: bool,
     /// A mutual attack of two equal pieces is an exchange offer (兑, idle-class, RULES.md §2)
     /// only when the opponent can really accept it: taking first does not lose to mate by checks

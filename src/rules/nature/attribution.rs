@@ -297,7 +297,8 @@ mod tests {
 
     #[test]
     fn a_target_one_line_wins_alone_is_not_chased_jointly() {
-        // The red elephant takes the checking cannon on c0 and opens the e-file: e7 is won by
+        // Red K e0, A d0 f0, B e2, C e1 e4, N f5, R h9; Black K e9, A d9 e8, C f9 c0, B e7,
+        // N g6, R d4, P f3. The red elephant takes the checking cannon on c0 and opens the e-file: e7 is won by
         // the cannon e1 (helped by the horse) or by the horse alone (a false root): the chaser
         // picks its line, so the chase of e7 is not joint (联合捉 needs every line to need two).
         let n = cxa("3akc1R1/4a4/4b4/6n2/5N3/3rC4/5p3/4B4/4C4/2cAKA3 w", "e2c0");

@@ -571,6 +571,7 @@ mod tests {
 
     #[test]
     fn among_equal_captures_after_a_check_the_one_not_by_the_exchange_partner_counts() {
+        // Black K f9, A d9 e8, C h4, R f3, N c1; Red K e1, C c2 d1, R c4, B i2 g0.
         // Black C h4 goes to h1 facing the red cannon d1 over the general; after Rf1+ rook and
         // cannon can equally take d1: the chaser picks the rook (no exchange partner): a chase
         // by checks of the cannon d1.

@@ -646,8 +646,11 @@ impl Analyzer<'_> {
 mod tests {
     //! Newness (RULES.md §2.2: a new threat, or one that continues, 从捉到捉), each position in
     //! all four orientations of the board.
-    use crate::rules::nature::testkit::{assert_chase, assert_idle, by, cxa};
+    use crate::rules::nature::testkit::{
+        assert_chase, assert_idle, axf, by, cxa, every_orientation,
+    };
     use crate::rules::nature::{IdleKind, NatureKind};
+    use crate::rules::profile::Profile;
 
     #[test]
     fn a_continuing_threat_is_idle() {
@@ -711,5 +714,48 @@ mod tests {
         assert_eq!(by(&n, "f5"), ["e3", "g1"]);
         let n = cxa(fen, "i1h1");
         assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    }
+
+    // ---- newness on the attack (AXF) or on the win (CXA): `Profile::newness_ignores_safety` ----
+
+    /// The black rook, attacked by the red rook, steps along the d-file and stays in front of
+    /// its cannon d8; from its new square the capture of the rook d2 no longer loses to the
+    /// red rook's check on the opened file (with the horse f7 covering e9): before the move the
+    /// attack on d2 stood but could not be carried out safely, after it it can. AXF judges
+    /// newness on the attack (the attack stood: no chase, AXF diagrams 100-103); CXA on the
+    /// win (RULES.md §2.1-§2.2, §2.5: no real threat before, the moved piece makes it: a chase).
+    fn attack_made_safe(fen: &str, moves: &str) {
+        assert_idle(&axf(fen, moves), None);
+        let on_the_win = Profile {
+            newness_ignores_safety: false,
+            ..Profile::axf()
+        };
+        let n = every_orientation(fen, moves, &on_the_win);
+        assert_chase(&n, &["d2"]);
+        assert_chase(&cxa(fen, moves), &["d2"]);
+    }
+
+    #[test]
+    fn an_escape_that_makes_a_standing_attack_safe_is_new_only_on_the_win() {
+        // Red K d1, R d2, R b6 (to b3), N f7; Black K d9, B c9 e7, C d8, P e6 f2, R d3 (to d4).
+        attack_made_safe("2bk5/3c5/4bN3/1R2p4/9/9/3r5/3R1p3/3K5/9 w", "b6b3 d3d4");
+    }
+
+    #[test]
+    fn the_same_escape_without_the_elephant_c9() {
+        // As above without the elephant c9 (Red's first move then threatens mate).
+        attack_made_safe("3k5/3c5/4bN3/1R2p4/9/9/3r5/3R1p3/3K5/9 w", "b6b3 d3d4");
+    }
+
+    #[test]
+    fn the_same_escape_from_an_attack_on_the_other_side() {
+        // Red's rook attacks d3 from h3 (h6 to h3), the pawn on e5: the escape to d4 again.
+        attack_made_safe("2bk5/3c5/4bN3/7R1/4p4/9/3r5/3R1p3/3K5/9 w", "h6h3 d3d4");
+    }
+
+    #[test]
+    fn the_same_escape_backwards() {
+        // The black rook on d4, attacked from b4, steps back to d3, still in front of d8.
+        attack_made_safe("2bk5/3c5/4bN3/1R2p4/9/3r5/9/3R1p3/3K5/9 w", "b6b4 d4d3");
     }
 }
