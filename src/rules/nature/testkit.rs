@@ -108,17 +108,21 @@ pub(crate) fn last(fen: &str, moves: &str, profile: &Profile) -> MoveNature {
     natures.last().expect("a move").clone()
 }
 
+/// One chase target as [`Seen`] compares it: (target, joint, how, capturer, the other
+/// participants sorted, reason).
+type SeenTarget = (Square, bool, WinHow, Option<Square>, Vec<Square>, String);
+
 /// What of a nature must not change with the orientation, its squares mapped back by `o`.
 #[derive(Debug, PartialEq, Eq)]
 struct Seen {
     kind: NatureKind,
     idle_kind: Option<IdleKind>,
-    /// (target, joint, how, capturer, the other participants sorted, reason), sorted.
-    targets: Vec<(Square, bool, WinHow, Option<Square>, Vec<Square>, String)>,
+    /// The targets, sorted by square.
+    targets: Vec<SeenTarget>,
 }
 
 fn seen(n: &MoveNature, back: Orientation) -> Seen {
-    let mut targets: Vec<_> = n
+    let mut targets: Vec<SeenTarget> = n
         .targets
         .iter()
         .map(|t| {
