@@ -277,6 +277,22 @@ mod tests {
     }
 
     #[test]
+    fn two_cannons_chase_jointly_when_the_front_one_comes_in() {
+        // Red K d0, C a5, C c2; Black K e9, N e5. §2 (联合捉, two cannons): Cc5 becomes the
+        // screen of the cannon a5 against the unprotected horse: take it away and the threat is
+        // gone: a joint chase. The rear cannon coming in over a front cannon that stood there
+        // chases alone (a screen that stood is part of the board, 图26).
+        let n = cxa("4k4/9/9/9/C3n4/9/9/2C6/9/3K5 w", "c2c5");
+        assert_chase(&n, &["e5"]);
+        assert!(n.targets[0].joint);
+        assert_eq!(by(&n, "e5"), ["a5", "c5"]);
+        let n = cxa("4k4/9/9/9/2C1n4/9/9/9/C8/3K5 w", "a1a5");
+        assert_chase(&n, &["e5"]);
+        assert!(!n.targets[0].joint);
+        assert_eq!(by(&n, "e5"), ["a5"]);
+    }
+
+    #[test]
     fn a_piece_shielding_the_capturer_from_a_pin_does_not_take_part() {
         // Red K e0, R e3, N g2; Black K f9, C e9, A e8, C d3. §2 (联合捉: take one away and the
         // threat is gone): Ne1 lets the rook leave the file; horse and rook each only shield

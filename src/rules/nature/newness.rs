@@ -716,6 +716,19 @@ mod tests {
         assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
     }
 
+    #[test]
+    fn an_escape_that_takes_away_a_protector_s_screen_makes_a_new_threat() {
+        // Red K d0, R a5, P e6; Black K f9, C e8, N g7 (attacks e6), N e5. Issue 16 item 2,
+        // §2.2 and 断根: the cannon protects e5 over the pawn e6, so Rxe5 loses the rook; the
+        // pawn escapes to d6 and takes the screen away: the rook now wins e5 for nothing, a new
+        // threat: a chase by the rook. Stepping forward to e7 keeps the screen: idle.
+        let fen = "5k3/4c4/6n2/4P4/R3n4/9/9/9/9/3K5 w";
+        let n = cxa(fen, "e6d6");
+        assert_chase(&n, &["e5"]);
+        assert_eq!(by(&n, "e5"), ["a5"]);
+        assert_idle(&cxa(fen, "e6e7"), None);
+    }
+
     // ---- newness on the attack (AXF) or on the win (CXA): `Profile::newness_ignores_safety` ----
 
     /// The black rook, attacked by the red rook, steps along the d-file and stays in front of
