@@ -306,9 +306,10 @@ pub struct Profile {
     /// (`king_pawn_alone_idle`); the general's own threats stay idle in every case. `true`
     /// (CXA), `false` (AXF, where pawn chases are allowed anyway: `king_pawn_chase_allowed`).
     ///
-    /// Rulebook clause: CXA 2020 第27条 (棋例通则: 兵（卒）本身步步叫吃…按闲着处理, with the
-    /// exception of mutual forbidden play, 互打, as issue 16 item 3 states it); RULES.md §2
-    /// special cases and §3 (both sides forbidden).
+    /// Rulebook clause: CXA 2020 第27条 棋例通则: "兵（卒）本身捉吃对方的棋子（不含将杀），按闲
+    /// 处理；如形成相互长打局面，则应按捉处理" (a pawn's own attack is idle; where it makes a
+    /// mutual perpetual attack, it counts as a chase); RULES.md §2 special cases and §3 (both
+    /// sides forbidden).
     pub pawn_chases_in_mutual_play: bool,
     /// Winning a pawn that has just crossed the river (the opponent's last move took it across)
     /// is not a gain, so threatening it is no chase (RULES.md §1). `false` makes it count like any
