@@ -687,6 +687,20 @@ impl MateTable {
             .map_or((u8::MAX, 0), |e| (e.mate, e.none))
     }
 
+    /// Whether the side to move of `pos` mates by checks within `cap` of its moves, when the
+    /// table already knows it (what [`mate_by_checks_with`] would answer without searching).
+    pub fn known(&self, pos: &Position, cap: u32) -> Option<bool> {
+        let cap = cap.min(60) as u8;
+        let (mate, none) = self.get(pos.key());
+        if mate <= cap {
+            Some(true)
+        } else if none >= cap {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
     fn make_room(&mut self, moves: usize) {
         if self.map.capacity() == 0 {
             // A line's analysis stores a few thousand positions: no growing one by one.
