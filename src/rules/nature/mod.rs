@@ -272,6 +272,9 @@ pub struct Analyzer<'p> {
     /// positions whose threats are listed before and after it (the mover to move in both), and
     /// the position before the opponent's last move (when this analyser classified that move).
     ward_history: Option<([u64; 2], Option<Position>)>,
+    /// [`Self::threatens_mate`]'s answers with a cap of one or none (a mate in one), by
+    /// position key.
+    mates_in_one: search::KeyMap<bool>,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -291,6 +294,7 @@ impl<'p> Analyzer<'p> {
             standing_before: None,
             counter_seen: false,
             ward_history: None,
+            mates_in_one: search::KeyMap::default(),
         }
     }
 }

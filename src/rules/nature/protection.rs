@@ -499,18 +499,35 @@ impl Analyzer<'_> {
     }
 
     /// Whether the side to move of `t` mates by checks within `cap` of its moves (a mate in one
-    /// without the mate table, which would only store positions never seen again).
+    /// without the mate table, which would only store positions never seen again; its answers
+    /// are kept by position instead, as the same positions come back for each capture of the
+    /// threats listed).
     pub(super) fn threatens_mate(&mut self, t: &Position, cap: u32) -> Result<bool, Exhausted> {
         if cap > 1 {
             return search::mate_by_checks_with(t, cap, &mut self.budget, &mut self.mates);
         }
+        let key = t.key();
+        if let Some(&mate) = self.mates_in_one.get(&key) {
+            return Ok(mate);
+        }
+        let mut mate = false;
+        let mut s = *t;
         for c in search::checking_moves(t) {
             self.budget.tick()?;
-            if !search::has_legal_reply(&t.after(c)) {
-                return Ok(true);
+            let undo = s.play_unchecked(c);
+            // (`c` gives check.)
+            let reply = search::has_reply_to_check(&s);
+            s.undo(c, undo);
+            if !reply {
+                mate = true;
+                break;
             }
         }
-        Ok(false)
+        if self.mates_in_one.len() >= 1 << 16 {
+            self.mates_in_one.clear();
+        }
+        self.mates_in_one.insert(key, mate);
+        Ok(mate)
     }
 
     /// The best balance (scalar) for the side to move of `s`, which stands threatened with
