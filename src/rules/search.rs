@@ -790,7 +790,7 @@ impl MateTable {
     }
 
     /// [`first_replies`] of `pos` (in check), generated once.
-    fn first_replies(&mut self, pos: &Position) -> Moves {
+    pub(crate) fn first_replies(&mut self, pos: &Position) -> Moves {
         let key = pos.key();
         if let Some(l) = self.map.get(&key).and_then(|e| self.list(e.first)) {
             return l;

@@ -297,7 +297,7 @@ impl Analyzer<'_> {
     ) -> Result<bool, Exhausted> {
         let cap = self.safety_cap(q)?;
         let r = q.after(m);
-        for rep in search::legal_replies(&r) {
+        for rep in self.mates.legal_replies(&r) {
             let s2 = r.after(rep);
             let caps = Self::captures_to(&s2, s);
             if caps.is_empty() {
