@@ -20,7 +20,7 @@ fn main() {
             return;
         }
         n += 1;
-        if (n - 1) % every != 0 {
+        if !(n - 1).is_multiple_of(every) {
             return;
         }
         let line = serde_json::json!({
