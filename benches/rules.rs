@@ -1,13 +1,20 @@
-//! Move-nature throughput on long real games (tests/data/rules/games.jsonl, from the shared game
-//! collection): every move of every game classified under the CXA profile. Target: at least
-//! 120,000 classified moves per second on one core (issue 16).
+//! Rules-engine throughput (target: at least 120,000 classified moves per second on one core for
+//! `xqa screen --threads 1` over the shared game collection, issue 16).
+//!
+//! - `classify_line/real_games`: every move of the long real games of
+//!   tests/data/rules/games.jsonl classified under the CXA profile.
+//! - `screen/sample`: what `xqa screen --threads 1` does per game ([`GameScreen::of`]: every move
+//!   classified, the repetition cycles ruled on) on tests/data/rules/screen_sample.jsonl, every
+//!   sixth game of the shared collection (the screening target's own mix of games), on one thread.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use xiangqi_arbiter::record::{Format, Game, GameEntry, MoveNode, SourcePos};
+use xiangqi_arbiter::rules::screen::{GameScreen, ScreenOptions};
 use xiangqi_arbiter::rules::{Profile, classify_line};
 use xiangqi_arbiter::{Move, Position};
 
-fn games() -> Vec<(Position, Vec<Move>)> {
-    include_str!("../tests/data/rules/games.jsonl")
+fn read(jsonl: &str) -> Vec<(Position, Vec<Move>)> {
+    jsonl
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
@@ -24,8 +31,25 @@ fn games() -> Vec<(Position, Vec<Move>)> {
         .collect()
 }
 
+/// The games as `xqa screen` reads them (one entry a game, the moves of its main line).
+fn entries(jsonl: &str) -> Vec<GameEntry> {
+    read(jsonl)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (pos, moves))| {
+            let mut game = Game::new(pos);
+            for m in moves {
+                game.main
+                    .nodes
+                    .push(MoveNode::new(m, m.to_string(), SourcePos::default()));
+            }
+            GameEntry::ok("screen_sample.jsonl", i, Format::Pgn, game)
+        })
+        .collect()
+}
+
 fn bench(c: &mut Criterion) {
-    let games = games();
+    let games = read(include_str!("../tests/data/rules/games.jsonl"));
     let total: usize = games.iter().map(|(_, m)| m.len()).sum();
     let profile = Profile::cxa();
     let mut group = c.benchmark_group("rules");
@@ -38,6 +62,28 @@ fn bench(c: &mut Criterion) {
                 n += classify_line(pos, moves, &profile).len();
             }
             assert_eq!(n, total);
+        })
+    });
+
+    // `xqa screen --threads 1` with its default options (CXA, no draws, text mode).
+    let sample = entries(include_str!("../tests/data/rules/screen_sample.jsonl"));
+    let plies: usize = sample.iter().map(|e| e.game.main.nodes.len()).sum();
+    let options = ScreenOptions {
+        profile: Profile::cxa(),
+        draws: false,
+        all: false,
+        json: false,
+        limit: None,
+        draw_offer_within: None,
+    };
+    group.throughput(Throughput::Elements(plies as u64));
+    group.bench_function("screen/sample", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for e in &sample {
+                n += GameScreen::of(e, &options).plies;
+            }
+            assert_eq!(n, plies);
         })
     });
     group.finish();

@@ -334,16 +334,48 @@ fn single_check_replies(q: &Position, ks: &KingSafety, c: Square, out: &mut Move
 }
 
 /// Whether the side to move, in check, has a legal move ([`has_legal_reply`]): the general's
-/// steps first, which need no look at the other pieces.
-fn has_reply_to_check(q: &Position) -> bool {
+/// steps first, which need no look at the other pieces (nor the survey of pins and checkers).
+pub(crate) fn has_reply_to_check(q: &Position) -> bool {
+    debug_assert!(q.is_check());
     let k = q.king(q.turn());
+    if has_king_step(q, k) {
+        return true;
+    }
+    has_other_evasion(q, &q.king_safety())
+}
+
+/// Whether the general of the side to move (on `k`) has a legal step.
+#[inline]
+fn has_king_step(q: &Position, k: Square) -> bool {
     let own = q.by_color(q.turn());
     for to in attacks::king_attacks(k) - own {
         if !q.leaves_king_attacked(Move::new(k, to), k) {
             return true;
         }
     }
-    has_legal_reply(q)
+    false
+}
+
+/// Whether the side to move, in check (`ks`), has a legal move other than a general's step
+/// (or any legal move, when the evasions cannot be listed).
+fn has_other_evasion(q: &Position, ks: &KingSafety) -> bool {
+    let k = ks.king;
+    let Some(ev) = Evasions::new(q, ks.checkers, k) else {
+        return q.has_legal_move_with(ks);
+    };
+    let mut found = false;
+    for_each_evasion(q, &ev, |from, targets| {
+        if found || from == k {
+            return;
+        }
+        for to in targets {
+            if q.is_legal_with(ks, Move::new(from, to)) {
+                found = true;
+                return;
+            }
+        }
+    });
+    found
 }
 
 /// Whether the side to move has a legal move: exactly [`Position::has_legal_move`], faster in
@@ -355,29 +387,7 @@ pub fn has_legal_reply(q: &Position) -> bool {
     if !ks.in_check {
         return q.has_legal_move_with(&ks);
     }
-    let k = ks.king;
-    let own = q.by_color(q.turn());
-    for to in attacks::king_attacks(k) - own {
-        if !q.leaves_king_attacked(Move::new(k, to), k) {
-            return true;
-        }
-    }
-    let Some(ev) = Evasions::new(q, ks.checkers, k) else {
-        return q.has_legal_move_with(&ks);
-    };
-    let mut found = false;
-    for_each_evasion(q, &ev, |from, targets| {
-        if found || from == k {
-            return;
-        }
-        for to in targets {
-            if q.is_legal_with(&ks, Move::new(from, to)) {
-                found = true;
-                return;
-            }
-        }
-    });
-    found
+    has_king_step(q, ks.king) || has_other_evasion(q, &ks)
 }
 
 /// The legal moves of the side to move that give check, in the order of
@@ -614,7 +624,10 @@ fn checking_moves_by_play(pos: &Position) -> MoveList {
 
 /// Hasher for Zobrist keys, which are already uniformly random: the key is its own hash.
 #[derive(Default)]
-struct ZobristHasher(u64);
+pub(crate) struct ZobristHasher(u64);
+
+/// A map keyed by Zobrist position keys.
+pub(crate) type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<ZobristHasher>>;
 
 impl Hasher for ZobristHasher {
     fn finish(&self) -> u64 {
@@ -685,6 +698,20 @@ impl MateTable {
         self.map
             .get(&key)
             .map_or((u8::MAX, 0), |e| (e.mate, e.none))
+    }
+
+    /// Whether the side to move of `pos` mates by checks within `cap` of its moves, when the
+    /// table already knows it (what [`mate_by_checks_with`] would answer without searching).
+    pub fn known(&self, pos: &Position, cap: u32) -> Option<bool> {
+        let cap = cap.min(60) as u8;
+        let (mate, none) = self.get(pos.key());
+        if mate <= cap {
+            Some(true)
+        } else if none >= cap {
+            Some(false)
+        } else {
+            None
+        }
     }
 
     fn make_room(&mut self, moves: usize) {
@@ -763,7 +790,7 @@ impl MateTable {
     }
 
     /// [`first_replies`] of `pos` (in check), generated once.
-    fn first_replies(&mut self, pos: &Position) -> Moves {
+    pub(crate) fn first_replies(&mut self, pos: &Position) -> Moves {
         let key = pos.key();
         if let Some(l) = self.map.get(&key).and_then(|e| self.list(e.first)) {
             return l;

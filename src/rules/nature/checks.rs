@@ -67,7 +67,7 @@ impl Analyzer<'_> {
             // the later defences look only for the targets the earlier ones left.
             let mut wanted = interest;
             let mut tried: ArrayVec<(Move, Wins), 32> = ArrayVec::new();
-            for rep in search::first_replies(&r) {
+            for rep in self.mates.first_replies(&r) {
                 let wins = self.reply_wins(q, &r, rep, offset + gained, cap, wanted)?;
                 wanted = wins.iter().fold(Bitboard::EMPTY, |b, w| b.with(w.0));
                 if wanted.is_empty() || tried.try_push((rep, wins)).is_err() {
@@ -315,7 +315,7 @@ impl Analyzer<'_> {
             loop {
                 if i == order.len() && !more {
                     more = true;
-                    for m in search::first_replies(&r) {
+                    for m in self.mates.first_replies(&r) {
                         if !order.contains(&m) {
                             let _ = order.try_push(m);
                         }

@@ -229,41 +229,56 @@ impl Analyzer<'_> {
             Some((_, g)) => g,
             None => return Ok(shallow),
         };
-        let gate = match gate {
-            Some(g) => g,
-            None => {
-                let before = self.standing_before.expect("set").0;
-                let g = search::mate_by_checks_with(
-                    &before.null_move(),
+        // The cap is deep only when both the gate (the opponent stood threatening mate before
+        // the move) and the standing threat in `q` hold. Whichever is known already is read
+        // first; otherwise the threat in `q` is searched first: the gate position may be one the
+        // mate table has not seen (the opponent's last move was a check or answered one, so its
+        // mate threat was never searched), or even one where the side to move attacks the enemy
+        // general (the mover was in check), whose search is far costlier, and it is needed only
+        // when the threat in `q` stands.
+        let known_gate = gate.or_else(|| {
+            let before = self.standing_before.expect("set").0;
+            self.mates
+                .known(&before.null_move(), self.profile.mate_ply_cap)
+        });
+        if known_gate == Some(false) {
+            return Ok(shallow);
+        }
+        let cap = match self.safety {
+            Some((k, cap)) if k == q.key() => cap,
+            _ => {
+                let standing = search::mate_by_checks_with(
+                    &q.null_move(),
                     self.profile.mate_ply_cap,
                     &mut self.budget,
                     &mut self.mates,
                 )?;
-                self.standing_before = Some((before, Some(g)));
-                g
+                let cap = if standing {
+                    self.profile.mate_ply_cap
+                } else {
+                    shallow
+                };
+                self.safety = Some((q.key(), cap));
+                cap
             }
         };
-        if !gate {
+        if cap == shallow {
             return Ok(shallow);
         }
-        if let Some((k, cap)) = self.safety
-            && k == q.key()
-        {
-            return Ok(cap);
-        }
-        let standing = search::mate_by_checks_with(
-            &q.null_move(),
-            self.profile.mate_ply_cap,
-            &mut self.budget,
-            &mut self.mates,
-        )?;
-        let cap = if standing {
-            self.profile.mate_ply_cap
-        } else {
-            shallow
+        let gate = match known_gate {
+            Some(g) => g,
+            None => {
+                let before = self.standing_before.expect("set").0;
+                search::mate_by_checks_with(
+                    &before.null_move(),
+                    self.profile.mate_ply_cap,
+                    &mut self.budget,
+                    &mut self.mates,
+                )?
+            }
         };
-        self.safety = Some((q.key(), cap));
-        Ok(cap)
+        self.standing_before = Some((self.standing_before.expect("set").0, Some(gate)));
+        Ok(if gate { cap } else { shallow })
     }
 
     /// Safety (RULES.md §2.5) of a win by checks: after the check `m` and any reply, the
@@ -282,7 +297,7 @@ impl Analyzer<'_> {
     ) -> Result<bool, Exhausted> {
         let cap = self.safety_cap(q)?;
         let r = q.after(m);
-        for rep in search::legal_replies(&r) {
+        for rep in self.mates.legal_replies(&r) {
             let s2 = r.after(rep);
             let caps = Self::captures_to(&s2, s);
             if caps.is_empty() {
@@ -484,18 +499,35 @@ impl Analyzer<'_> {
     }
 
     /// Whether the side to move of `t` mates by checks within `cap` of its moves (a mate in one
-    /// without the mate table, which would only store positions never seen again).
+    /// without the mate table, which would only store positions never seen again; its answers
+    /// are kept by position instead, as the same positions come back for each capture of the
+    /// threats listed).
     pub(super) fn threatens_mate(&mut self, t: &Position, cap: u32) -> Result<bool, Exhausted> {
         if cap > 1 {
             return search::mate_by_checks_with(t, cap, &mut self.budget, &mut self.mates);
         }
+        let key = t.key();
+        if let Some(&mate) = self.mates_in_one.get(&key) {
+            return Ok(mate);
+        }
+        let mut mate = false;
+        let mut s = *t;
         for c in search::checking_moves(t) {
             self.budget.tick()?;
-            if !search::has_legal_reply(&t.after(c)) {
-                return Ok(true);
+            let undo = s.play_unchecked(c);
+            // (`c` gives check.)
+            let reply = search::has_reply_to_check(&s);
+            s.undo(c, undo);
+            if !reply {
+                mate = true;
+                break;
             }
         }
-        Ok(false)
+        if self.mates_in_one.len() >= 1 << 16 {
+            self.mates_in_one.clear();
+        }
+        self.mates_in_one.insert(key, mate);
+        Ok(mate)
     }
 
     /// The best balance (scalar) for the side to move of `s`, which stands threatened with
