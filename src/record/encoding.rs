@@ -53,14 +53,17 @@ const SCORE_SAMPLE: usize = 2 * 1024;
 /// How many non-ASCII bytes of the sample the scorer needs at most.
 const SCORE_NON_ASCII: usize = 384;
 
-/// [`TYPICAL`] sorted, for binary search.
-fn typical() -> &'static [char] {
-    static SORTED: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
-    SORTED.get_or_init(|| {
-        let mut v: Vec<char> = TYPICAL.chars().collect();
-        v.sort_unstable();
-        v.dedup();
-        v
+/// The CJK unified ideographs (U+4E00-U+9FFF) of [`TYPICAL`], as a bit set.
+fn typical_ideographs() -> &'static [u64; 328] {
+    static SET: std::sync::OnceLock<[u64; 328]> = std::sync::OnceLock::new();
+    SET.get_or_init(|| {
+        let mut set = [0u64; 328];
+        for c in TYPICAL.chars() {
+            if let Some(k) = (c as usize).checked_sub(0x4E00).filter(|&k| k < 328 * 64) {
+                set[k / 64] |= 1 << (k % 64);
+            }
+        }
+        set
     })
 }
 
@@ -106,17 +109,26 @@ pub fn detect(bytes: &[u8]) -> TextEncoding {
 
 fn score(enc: &'static Encoding, bytes: &[u8]) -> i64 {
     let (text, _) = enc.decode_without_bom_handling(bytes);
+    let typical = typical_ideographs();
     let mut s = 0i64;
     for c in text.chars() {
-        if c == '\u{FFFD}' {
-            s -= 20;
-        } else if c.is_ascii() {
+        let k = c as usize;
+        if c.is_ascii() {
             continue;
-        } else if typical().binary_search(&c).is_ok() {
+        } else if c == '\u{FFFD}' {
+            s -= 20;
+        } else if (0x4E00..=0x9FFF).contains(&k) {
+            // A character of TYPICAL, or another ideograph.
+            let k = k - 0x4E00;
+            s += if typical[k / 64] >> (k % 64) & 1 == 1 {
+                4
+            } else {
+                1
+            };
+        } else if ('１'..='９').contains(&c) {
+            // (The full-width digits of TYPICAL.)
             s += 4;
-        } else if ('\u{4E00}'..='\u{9FFF}').contains(&c) {
-            s += 1;
-        } else if !c.is_ascii() && !matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF00}'..='\u{FFEF}') {
+        } else if !matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF00}'..='\u{FFEF}') {
             // Private-use areas, rare symbols, compatibility ideographs: typical of a wrong guess.
             s -= 2;
         }
@@ -226,14 +238,8 @@ pub fn choose_for_game(
 
 /// How many bytes of `bytes` are not part of a valid UTF-8 sequence.
 pub fn utf8_bad_bytes(bytes: &[u8]) -> usize {
-    let mut bad = 0;
-    let mut rest = bytes;
-    while let Err(e) = std::str::from_utf8(rest) {
-        let n = e.error_len().unwrap_or(rest.len() - e.valid_up_to());
-        bad += n;
-        rest = &rest[e.valid_up_to() + n..];
-    }
-    bad
+    // (One pass: the invalid sequences are the maximal subparts `from_utf8_lossy` replaces.)
+    bytes.utf8_chunks().map(|c| c.invalid().len()).sum()
 }
 
 /// [`choose_for_game`] for a text whose lines have not been looked at yet.
@@ -266,6 +272,51 @@ mod tests {
     const SAMPLE_TRAD: &str =
         "[Event \"全國象棋錦標賽\"]\n1. 炮二平五 馬８進７ 2. 馬二進三 車９平８\n";
 
+    /// The scorer as first written (a sorted list and a binary search), against which the bit
+    /// set must give the same scores.
+    fn score_reference(enc: &'static Encoding, bytes: &[u8]) -> i64 {
+        let mut typical: Vec<char> = TYPICAL.chars().collect();
+        typical.sort_unstable();
+        let (text, _) = enc.decode_without_bom_handling(bytes);
+        let mut s = 0i64;
+        for c in text.chars() {
+            if c == '\u{FFFD}' {
+                s -= 20;
+            } else if c.is_ascii() {
+                continue;
+            } else if typical.binary_search(&c).is_ok() {
+                s += 4;
+            } else if ('\u{4E00}'..='\u{9FFF}').contains(&c) {
+                s += 1;
+            } else if !matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF00}'..='\u{FFEF}') {
+                s -= 2;
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn scores_are_those_of_the_reference_scorer() {
+        let mut inputs: Vec<Vec<u8>> = Vec::new();
+        for t in [
+            SAMPLE_TEXT,
+            SAMPLE_TRAD,
+            TYPICAL,
+            "１２３４５６７８９　，。！ＡＢ丂丄乚龥",
+        ] {
+            for e in [TextEncoding::Gbk, TextEncoding::Big5, TextEncoding::Utf8] {
+                inputs.push(encode(t, e).into_owned());
+            }
+        }
+        // Arbitrary bytes: every pair of a lead byte and a trail byte.
+        inputs.push((0x80..=0xFFu8).flat_map(|a| [a, a ^ 0x3F, b'x']).collect());
+        for bytes in &inputs {
+            for enc in [GB18030, BIG5] {
+                assert_eq!(score(enc, bytes), score_reference(enc, bytes), "{bytes:?}");
+            }
+        }
+    }
+
     #[test]
     fn detects_each_encoding() {
         assert_eq!(detect(SAMPLE_TEXT.as_bytes()), TextEncoding::Utf8);
@@ -282,6 +333,27 @@ mod tests {
         // GBK can also encode the traditional text; it must still be recognised as GBK.
         let gbk_trad = encode(SAMPLE_TRAD, TextEncoding::Gbk);
         assert_eq!(detect(&gbk_trad), TextEncoding::Gbk);
+    }
+
+    #[test]
+    fn bad_utf8_bytes_are_counted() {
+        let gbk = encode("车九平八 马８进７", TextEncoding::Gbk).into_owned();
+        for bytes in [
+            &b"ab\xffc\xfe"[..],
+            b"\xe8\xbd",
+            b"ok",
+            "车".as_bytes(),
+            &gbk,
+        ] {
+            // Counted as the error positions of `from_utf8` say, one error at a time.
+            let (mut bad, mut rest) = (0, bytes);
+            while let Err(e) = std::str::from_utf8(rest) {
+                let n = e.error_len().unwrap_or(rest.len() - e.valid_up_to());
+                bad += n;
+                rest = &rest[e.valid_up_to() + n..];
+            }
+            assert_eq!(utf8_bad_bytes(bytes), bad, "{bytes:?}");
+        }
     }
 
     #[test]

@@ -71,7 +71,7 @@ pub fn detect_format(name: &str, head: &[u8]) -> Option<Format> {
     {
         return Some(Format::Dhtmlxq);
     }
-    if super::wxf_file::looks_like(&String::from_utf8_lossy(&window[..window.len().min(4096)])) {
+    if super::wxf_file::looks_like_bytes(&window[..window.len().min(4096)]) {
         return Some(Format::Wxf);
     }
     match ext.as_str() {
@@ -94,7 +94,7 @@ pub fn detect_format(name: &str, head: &[u8]) -> Option<Format> {
 fn js_movelist_assignment(hay: &[u8]) -> bool {
     const NAME: &[u8] = b"DhtmlXQ_movelist";
     let mut k = 0;
-    while let Some(i) = hay[k..].windows(NAME.len()).position(|w| w == NAME) {
+    while let Some(i) = find(&hay[k..], NAME) {
         let after = k + i + NAME.len();
         let rest = &hay[after..];
         let skip = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
@@ -107,18 +107,23 @@ fn js_movelist_assignment(hay: &[u8]) -> bool {
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    find(hay, needle).is_some()
+}
+
+/// The offset of the first occurrence of `needle` in `hay`.
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     let Some((&first, rest)) = needle.split_first() else {
-        return true;
+        return Some(0);
     };
     let mut k = 0;
     while let Some(i) = hay[k..].iter().position(|&b| b == first) {
         let at = k + i + 1;
         if hay[at..].starts_with(rest) {
-            return true;
+            return Some(at - 1);
         }
         k = at;
     }
-    false
+    None
 }
 
 /// Kind of the remark for a directory entry that is not a regular file (FIFO, device, socket).
