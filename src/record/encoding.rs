@@ -238,8 +238,38 @@ pub fn choose_for_game(
 
 /// How many bytes of `bytes` are not part of a valid UTF-8 sequence.
 pub fn utf8_bad_bytes(bytes: &[u8]) -> usize {
-    // (One pass: the invalid sequences are the maximal subparts `from_utf8_lossy` replaces.)
-    bytes.utf8_chunks().map(|c| c.invalid().len()).sum()
+    // One pass, byte by byte: the non-ASCII bytes not in a well-formed sequence. (A byte that
+    // does not start a well-formed sequence is bad; the continuation bytes after it cannot start
+    // one either, so that stepping one byte on counts what `from_utf8_lossy` replaces.)
+    let mut bad = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x80 {
+            i += 1;
+            continue;
+        }
+        let (len, second) = match b {
+            0xC2..=0xDF => (2, 0x80..=0xBF),
+            0xE0 => (3, 0xA0..=0xBF),
+            0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80..=0xBF),
+            0xED => (3, 0x80..=0x9F),
+            0xF0 => (4, 0x90..=0xBF),
+            0xF1..=0xF3 => (4, 0x80..=0xBF),
+            0xF4 => (4, 0x80..=0x8F),
+            _ => (0, 0x80..=0x7F),
+        };
+        let well_formed = len > 0
+            && bytes.get(i + 1).is_some_and(|c| second.contains(c))
+            && (2..len).all(|k| bytes.get(i + k).is_some_and(|c| (0x80..=0xBF).contains(c)));
+        if well_formed {
+            i += len;
+        } else {
+            bad += 1;
+            i += 1;
+        }
+    }
+    bad
 }
 
 /// [`choose_for_game`] for a text whose lines have not been looked at yet.
@@ -338,13 +368,37 @@ mod tests {
     #[test]
     fn bad_utf8_bytes_are_counted() {
         let gbk = encode("车九平八 马８进７", TextEncoding::Gbk).into_owned();
-        for bytes in [
+        let big5 = encode(SAMPLE_TRAD, TextEncoding::Big5).into_owned();
+        // Pseudo-random bytes, rich in lead and continuation bytes.
+        let mut x: u32 = 12345;
+        let noise: Vec<u8> = (0..20_000)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                let b = (x >> 16) as u8;
+                if b % 3 == 0 { b | 0x80 } else { b }
+            })
+            .collect();
+        let mut all: Vec<&[u8]> = vec![
             &b"ab\xffc\xfe"[..],
             b"\xe8\xbd",
             b"ok",
             "车".as_bytes(),
             &gbk,
-        ] {
+            &big5,
+            b"\xe0\x80\x80",
+            b"\xe0\xa0\x80",
+            b"\xed\xa0\x80",
+            b"\xf0\x8f\xbf\xbf",
+            b"\xf4\x90\x80\x80",
+            b"\xf4\x8f\xbf\xbf",
+            b"\xc0\xaf",
+            b"\xc2",
+            b"\xe4\xb8",
+            b"\xf0\x9f\x98",
+            b"\xf0\x9f\x98\x80x",
+        ];
+        all.extend(noise.chunks(37));
+        for bytes in all {
             // Counted as the error positions of `from_utf8` say, one error at a time.
             let (mut bad, mut rest) = (0, bytes);
             while let Err(e) = std::str::from_utf8(rest) {
