@@ -12,6 +12,7 @@ use super::notation::{self, Notation};
 use crate::position::Position;
 
 /// The moves glued together in `word`: (byte offset in `word`, move text).
+#[inline]
 pub fn glued(word: &str, notation: Notation) -> impl Iterator<Item = (usize, &str)> {
     let mut off = 0;
     std::iter::from_fn(move || {
@@ -27,9 +28,10 @@ pub fn glued(word: &str, notation: Notation) -> impl Iterator<Item = (usize, &st
 }
 
 /// The byte length of the first move of `w` (all of it unless several moves are glued together).
+#[inline]
 fn split_len(w: &str, notation: Notation) -> usize {
-    let n = w.chars().count();
-    if n < 8 {
+    // (Fewer than 8 bytes: fewer than 8 characters, no need to count them.)
+    if w.len() < 8 || w.chars().count() < 8 {
         return w.len();
     }
     let nth = |k: usize| w.char_indices().nth(k).map_or(w.len(), |(i, _)| i);

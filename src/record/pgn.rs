@@ -161,40 +161,20 @@ impl<R: BufRead> PgnSplitter<R> {
     fn read_line(&mut self) -> io::Result<Option<bool>> {
         self.buf.clear();
         self.line_start = self.offset;
-        let mut any = false;
-        let mut cut = false;
-        loop {
-            let chunk = match self.reader.fill_buf() {
-                Ok(c) => c,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if chunk.is_empty() {
-                break;
-            }
-            any = true;
-            let (take, eol) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => (i + 1, true),
-                None => (chunk.len(), false),
-            };
-            let room = self
-                .max_bytes
-                .saturating_add(1)
-                .saturating_sub(self.buf.len());
-            if take <= room {
-                self.buf.extend_from_slice(&chunk[..take]);
-            } else {
-                self.buf.extend_from_slice(&chunk[..room]);
-                cut = true;
-            }
-            self.reader.consume(take);
-            self.offset += take as u64;
-            if eol {
-                break;
-            }
-        }
-        if !any {
+        // Up to the cap and one byte more (the line end, or the byte that says the line is
+        // longer), found with `read_until`'s fast search.
+        let room = self.max_bytes.saturating_add(1) as u64;
+        let n = io::Read::take(&mut self.reader, room).read_until(b'\n', &mut self.buf)?;
+        if n == 0 {
             return Ok(None);
+        }
+        self.offset += n as u64;
+        let mut cut = false;
+        if n as u64 == room && self.buf.last() != Some(&b'\n') {
+            // Longer than that: the rest of the line is read and dropped.
+            let rest = self.reader.skip_until(b'\n')?;
+            self.offset += rest as u64;
+            cut = rest > 0;
         }
         self.line_no += 1;
         while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
@@ -290,7 +270,7 @@ impl<R: BufRead> PgnSplitter<R> {
         };
         cut.valid_non_ascii += non_ascii - bad;
         cut.invalid_non_ascii += bad;
-        keep_legacy_text(cut, bytes, &line, valid, lossy);
+        keep_legacy_text(cut, bytes, &line, valid && non_ascii == 0, valid, lossy);
         cut.lines.push((cut.raw.len(), line_no, offset));
         cut.raw.extend_from_slice(bytes);
         cut.raw.push(b'\n');
@@ -436,14 +416,21 @@ impl<R: BufRead> PgnSplitter<R> {
 }
 
 /// Adds a line stored in `cut` to its legacy text (see [`Cut::legacy_text`]): `line` is the text
-/// of its `bytes` for the structure, `valid` says whether they are valid UTF-8, and `lossy`
-/// whether their legacy decoding replaced bytes.
-fn keep_legacy_text(cut: &mut Cut, bytes: &[u8], line: &str, valid: bool, lossy: bool) {
+/// of its `bytes` for the structure, `ascii` and `valid` say whether they are ASCII and valid
+/// UTF-8, and `lossy` whether their legacy decoding replaced bytes.
+fn keep_legacy_text(
+    cut: &mut Cut,
+    bytes: &[u8],
+    line: &str,
+    ascii: bool,
+    valid: bool,
+    lossy: bool,
+) {
     if cut.legacy_text_spoilt {
         return;
     }
     // (A legacy line starting with a UTF-8 BOM lost it in the decoding: not its text in a whole.)
-    if valid && !bytes.is_ascii() || !valid && (lossy || bytes.starts_with(b"\xEF\xBB\xBF")) {
+    if valid && !ascii || !valid && (lossy || bytes.starts_with(b"\xEF\xBB\xBF")) {
         cut.legacy_text = None;
         cut.legacy_text_spoilt = true;
         return;
@@ -467,7 +454,7 @@ fn keep_legacy_text(cut: &mut Cut, bytes: &[u8], line: &str, valid: bool, lossy:
 /// Whether a line ends with a result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
 fn ends_with_result(line: &str) -> bool {
     matches!(
-        line.split_whitespace().last(),
+        line.split_whitespace().next_back(),
         Some("1-0" | "0-1" | "1/2-1/2" | "*")
     )
 }
@@ -1127,7 +1114,8 @@ impl<'a> Parser<'a> {
         };
         for (k, text) in movetext::glued(body, notation) {
             let sp = self.here(at + k);
-            let played = *pos;
+            // (The position before the move; on an error the line ends, and `before` with it.)
+            *before = *pos;
             let (s, i) = (self.s, self.i);
             let r = self
                 .player
@@ -1136,7 +1124,6 @@ impl<'a> Parser<'a> {
                 });
             self.warnings.append(&mut self.player.warnings);
             r?;
-            *before = played;
             *ply += 1;
         }
         if let Some(n) = nag {
