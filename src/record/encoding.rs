@@ -257,10 +257,14 @@ pub fn utf8_bad_bytes(bytes: &[u8]) -> usize {
             0xF0 => (4, 0x90..=0xBF),
             0xF1..=0xF3 => (4, 0x80..=0xBF),
             0xF4 => (4, 0x80..=0x8F),
-            _ => (0, 0x80..=0x7F),
+            _ => {
+                // Not a lead byte.
+                bad += 1;
+                i += 1;
+                continue;
+            }
         };
-        let well_formed = len > 0
-            && bytes.get(i + 1).is_some_and(|c| second.contains(c))
+        let well_formed = bytes.get(i + 1).is_some_and(|c| second.contains(c))
             && (2..len).all(|k| bytes.get(i + k).is_some_and(|c| (0x80..=0xBF).contains(c)));
         if well_formed {
             i += len;
@@ -375,7 +379,7 @@ mod tests {
             .map(|_| {
                 x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
                 let b = (x >> 16) as u8;
-                if b % 3 == 0 { b | 0x80 } else { b }
+                if b.is_multiple_of(3) { b | 0x80 } else { b }
             })
             .collect();
         let mut all: Vec<&[u8]> = vec![
