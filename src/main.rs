@@ -572,7 +572,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let summary = pool
                 .install(|| service::screen_paths(&paths, &options, lang, &mut out))
                 .map_err(io_failure)?;
-            write_summary(&mut out, json, &summary)?;
+            // (In the language of the text report; after JSON lines, on stderr, as written.)
+            let line = if json {
+                summary.to_string()
+            } else {
+                xiangqi_arbiter::report::text::screen_summary(&summary, lang)
+            };
+            write_summary(&mut out, json, &line)?;
             if summary.unreadable > 0 {
                 return Err(Failure {
                     code: 2,

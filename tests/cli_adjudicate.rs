@@ -60,8 +60,8 @@ fn natural_limit_at_an_earlier_ply_and_text() {
     ]);
     assert_eq!(code, 0);
     assert!(
-        out.contains("natural move limit (rapid) at ply 102")
-            && out.contains("自然限着（快棋）：第102步后："),
+        out.contains("natural move limit (rapid) at ply 102 (move 51)")
+            && out.contains("自然限着（快棋）：第51回合（第102步）后："),
         "{out}"
     );
     assert!(out.contains("提和成立"), "{out}");

@@ -114,7 +114,7 @@ fn slow_valid_claim() {
         "{en}"
     );
     assert!(
-        en.contains("Window: plies 2-121 (after the capture at ply 1)"),
+        en.contains("Window: moves 1-61, plies 2-121 (after the capture at move 1, ply 1)"),
         "{en}"
     );
     assert!(
@@ -129,7 +129,7 @@ fn slow_valid_claim() {
     ));
     assert!(zh.contains("提和成立：红方要求成立，判和。"), "{zh}");
     assert!(
-        zh.contains("计数范围：第2步至第121步（第1步吃子之后）"),
+        zh.contains("计数范围：第1-61回合（第2-121步），第1回合（第1步）吃子之后"),
         "{zh}"
     );
     assert!(zh.contains("其中将10着、杀0着、捉5着"), "{zh}");
@@ -197,7 +197,7 @@ fn rapid_claim() {
         "claim_rapid.pgn",
         &["--claimant", "red", "--profile", "rapid", "--lang", "zh"],
     ));
-    assert!(zh.contains("（快棋，计数方式：自最后吃子起）"), "{zh}");
+    assert!(zh.contains("；快棋，计数方式：自最后吃子起"), "{zh}");
     assert!(zh.contains("其中将最多计8着"), "{zh}");
     let en = stdout(&claim(
         "claim_rapid.pgn",
@@ -283,13 +283,15 @@ fn mate_on_the_limit_ply_wins() {
             "admissible": true, "valid": false, "needed": 0, "ending": "checkmate"}),
     );
     let en = stdout(&claim("claim_mate_on_limit.pgn", &["--claimant", "black"]));
-    assert!(en.contains("NOT VALID: black is checkmated on the board at ply 120; the result on the board takes precedence over the draw."), "{en}");
+    assert!(en.contains("NOT VALID: black is checkmated on the board at move 61, ply 120; the result on the board takes precedence over the draw."), "{en}");
     let zh = stdout(&claim(
         "claim_mate_on_limit.pgn",
         &["--claimant", "black", "--lang", "zh"],
     ));
     assert!(
-        zh.contains("提和不成立：第120步黑方被将死，棋局已分胜负，胜负优先于限着和棋。"),
+        zh.contains(
+            "提和不成立：第61回合（第120步）黑方被将死，棋局已分胜负，胜负优先于限着和棋。"
+        ),
         "{zh}"
     );
     // At ply 118 Black is one move short.
@@ -407,7 +409,7 @@ fn svg_board_at_the_claim_ply() {
     let svg = std::fs::read_to_string(&file).unwrap();
     assert!(svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"));
     assert!(svg.contains(">楚<") && svg.contains("class=\"last-move\""));
-    assert!(svg.contains("黑方第120步提和"), "caption");
+    assert!(svg.contains("黑方第61回合（第120步）提和"), "caption");
     // Three pieces: two kings and the rook on d1, the mating move g1d1 marked.
     assert_eq!(svg.matches("class=\"piece ").count(), 3);
     assert!(svg.contains("data-square=\"d1\""));

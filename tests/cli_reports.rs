@@ -145,13 +145,8 @@ fn text_reports_in_each_language_with_move_numbers() {
         "{zh}"
     );
     assert!(zh.contains("红方长捉（禁止着法）"), "{zh}");
-    // (The run's summary line, shared with the JSON mode's stderr, stays English.)
-    assert!(
-        zh.lines()
-            .filter(|l| !l.contains("games,"))
-            .all(|l| !l.contains("plies")),
-        "{zh}"
-    );
+    assert!(zh.contains("共1局，检查"), "{zh}");
+    assert!(!zh.contains("plies") && !zh.contains("games"), "{zh}");
     let (_, both, _) = xqa(&["screen", game]);
     assert!(
         both.contains("循环：") && both.contains("cycle: "),
@@ -167,7 +162,7 @@ fn text_reports_in_each_language_with_move_numbers() {
         assert!(!has_cjk(l), "{l}");
     }
     let (_, zh, _) = xqa(&["adjudicate", game, "--lang", "zh"]);
-    assert!(zh.starts_with("规则：cxa\n"), "{zh}");
+    assert!(zh.starts_with("规则：中国象棋协会规则\n"), "{zh}");
     assert!(zh.contains("裁决："), "{zh}");
     assert!(!zh.contains("verdict") && !zh.contains("rules:"), "{zh}");
     // The move number beside the ply: ply 3 is in move 2.
@@ -188,7 +183,17 @@ fn text_reports_in_each_language_with_move_numbers() {
         "--lang",
         "zh",
     ]);
-    assert!(zh.contains("（慢棋，计数方式：自最后吃子起）"), "{zh}");
+    assert!(zh.contains("；慢棋，计数方式：自最后吃子起"), "{zh}");
+    assert!(
+        zh.contains("自然限着提和：红方，第61回合（第121步）"),
+        "{zh}"
+    );
+    assert!(
+        zh.contains("计数范围：第1-61回合（第2-121步），第1回合（第1步）吃子之后"),
+        "{zh}"
+    );
+    // The rows name the moves in Chinese notation only, with the move number beside the ply.
+    assert!(zh.contains("    第  6回合 第 11步 车一进九 将\n"), "{zh}");
     for part in zh.split('（').skip(1) {
         let inside = part.split('）').next().unwrap();
         assert!(
@@ -196,4 +201,118 @@ fn text_reports_in_each_language_with_move_numbers() {
             "English inside Chinese brackets: {inside}"
         );
     }
+}
+
+/// The ASCII words (two letters or more) of `text` that are not data: file names, the players'
+/// names, echoed move text in 「」 and the labelled ICCS column.
+fn english_words(text: &str, data: &[String]) -> Vec<String> {
+    let mut t = text.to_owned();
+    for d in data.iter().filter(|d| !d.is_empty()) {
+        t = t.replace(d.as_str(), " ");
+    }
+    // Echoed record text.
+    let mut kept = String::new();
+    let mut rest = t.as_str();
+    while let Some(a) = rest.find('「') {
+        kept.push_str(&rest[..a]);
+        rest = rest[a..].split_once('」').map_or("", |(_, r)| r);
+    }
+    kept.push_str(rest);
+    kept.split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| w.len() >= 2 && *w != "ICCS")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The players' names of every game of `file` (data, not words of the report).
+fn names(file: &str) -> Vec<String> {
+    let (_, out, _) = xqa(&["screen", "--json", "--all", file]);
+    let mut v = vec![file.to_owned()];
+    for line in out.lines() {
+        let doc: Value = serde_json::from_str(line).unwrap();
+        for k in ["red", "black", "source"] {
+            if let Some(s) = doc["header"][k].as_str().or(doc[k].as_str()) {
+                v.push(s.to_owned());
+            }
+        }
+    }
+    // Longest first, so that a name containing another is taken whole.
+    v.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    v
+}
+
+#[test]
+fn chinese_reports_hold_no_english_word() {
+    // (The check itself: data is left out, words are found.)
+    assert_eq!(
+        english_words(
+            "规则：cxa，a.pgn 第1局，红方Hu Ronghua：「Cbe3」 ICCS e7←e2",
+            &["Hu Ronghua".to_owned(), "a.pgn".to_owned()]
+        ),
+        vec!["cxa"]
+    );
+    let mut files: Vec<String> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/pgn-samples"))
+            .unwrap()
+            .map(|e| format!("pgn-samples/{}", e.unwrap().file_name().to_string_lossy()))
+            .filter(|f| !f.ends_with(".md"))
+            .collect();
+    files.sort();
+    let mut all_data = vec![
+        "pgn-samples/README.md".to_owned(),
+        "pgn-samples/".to_owned(),
+    ];
+    let mut checked = 0;
+    for f in &files {
+        let data = names(f);
+        all_data.extend(data.iter().cloned());
+        let runs: Vec<Vec<&str>> = vec![
+            vec!["adjudicate", f, "--lang", "zh"],
+            vec!["claim", f, "--claimant", "red", "--lang", "zh"],
+            vec!["claim", f, "--claimant", "black", "--lang", "zh"],
+        ];
+        for args in runs {
+            let (_, out, _) = xqa(&args);
+            let words = english_words(&out, &data);
+            assert!(
+                words.is_empty(),
+                "{args:?}: English words {words:?} in\n{out}"
+            );
+            checked += 1;
+        }
+        // The Chinese lines of both languages.
+        let (_, out, _) = xqa(&["adjudicate", f]);
+        let zh: String = out
+            .lines()
+            .filter(|l| l.trim_start().starts_with(|c: char| !c.is_ascii()))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let words = english_words(&zh, &data);
+        assert!(
+            words.is_empty(),
+            "{f} --lang both: English words {words:?} in\n{zh}"
+        );
+    }
+    all_data.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    for args in [
+        vec!["screen", "--lang", "zh", "pgn-samples/"],
+        vec![
+            "screen",
+            "--lang",
+            "zh",
+            "--draws",
+            "--limit-profile",
+            "rapid",
+            "pgn-samples/",
+        ],
+    ] {
+        let (_, out, _) = xqa(&args);
+        assert!(out.contains("共") && out.contains("局"), "{out}");
+        let words = english_words(&out, &all_data);
+        assert!(
+            words.is_empty(),
+            "{args:?}: English words {words:?} in\n{out}"
+        );
+    }
+    assert!(checked >= 40, "{checked}");
 }

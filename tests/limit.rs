@@ -787,7 +787,7 @@ fn text_reports_in_both_languages() {
         "{en}"
     );
     assert!(
-        en.contains("Window: plies 1-120 (no capture since the start)"),
+        en.contains("Window: moves 1-60, plies 1-120 (no capture since the start)"),
         "{en}"
     );
     assert!(
@@ -801,7 +801,7 @@ fn text_reports_in_both_languages() {
     );
     assert!(zh.contains("不计的着法"), "{zh}");
     assert!(
-        zh.contains("63 g8g7 车三退一 将（不计：超出将军限额）"),
+        zh.contains("第 32回合 第 63步 车三退一 将（不计：超出将军限额）"),
         "{zh}"
     );
 }

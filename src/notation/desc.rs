@@ -216,7 +216,7 @@ pub(crate) fn select(
     match d.sel {
         Sel::File(n) => {
             let file = File::from_number(n, us)
-                .ok_or((MoveErrorKind::Syntax, format!("file {n} does not exist")))?;
+                .ok_or_else(|| (MoveErrorKind::Syntax, format!("file {n} does not exist")))?;
             let on = pieces & Bitboard::file(file);
             if on.is_empty() {
                 return Err((
@@ -236,7 +236,7 @@ pub(crate) fn select(
         }
         Sel::FileQual(n, q) => {
             let file = File::from_number(n, us)
-                .ok_or((MoveErrorKind::Syntax, format!("file {n} does not exist")))?;
+                .ok_or_else(|| (MoveErrorKind::Syntax, format!("file {n} does not exist")))?;
             let list = front_to_back(pieces & Bitboard::file(file), us);
             match pick_in_file(q, list.len()) {
                 Pick::One(i) => Ok(Selected::One(list[i])),

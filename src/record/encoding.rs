@@ -53,14 +53,17 @@ const SCORE_SAMPLE: usize = 2 * 1024;
 /// How many non-ASCII bytes of the sample the scorer needs at most.
 const SCORE_NON_ASCII: usize = 384;
 
-/// [`TYPICAL`] sorted, for binary search.
-fn typical() -> &'static [char] {
-    static SORTED: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
-    SORTED.get_or_init(|| {
-        let mut v: Vec<char> = TYPICAL.chars().collect();
-        v.sort_unstable();
-        v.dedup();
-        v
+/// The CJK unified ideographs (U+4E00-U+9FFF) of [`TYPICAL`], as a bit set.
+fn typical_ideographs() -> &'static [u64; 328] {
+    static SET: std::sync::OnceLock<[u64; 328]> = std::sync::OnceLock::new();
+    SET.get_or_init(|| {
+        let mut set = [0u64; 328];
+        for c in TYPICAL.chars() {
+            if let Some(k) = (c as usize).checked_sub(0x4E00).filter(|&k| k < 328 * 64) {
+                set[k / 64] |= 1 << (k % 64);
+            }
+        }
+        set
     })
 }
 
@@ -106,17 +109,26 @@ pub fn detect(bytes: &[u8]) -> TextEncoding {
 
 fn score(enc: &'static Encoding, bytes: &[u8]) -> i64 {
     let (text, _) = enc.decode_without_bom_handling(bytes);
+    let typical = typical_ideographs();
     let mut s = 0i64;
     for c in text.chars() {
-        if c == '\u{FFFD}' {
-            s -= 20;
-        } else if c.is_ascii() {
+        let k = c as usize;
+        if c.is_ascii() {
             continue;
-        } else if typical().binary_search(&c).is_ok() {
+        } else if c == '\u{FFFD}' {
+            s -= 20;
+        } else if (0x4E00..=0x9FFF).contains(&k) {
+            // A character of TYPICAL, or another ideograph.
+            let k = k - 0x4E00;
+            s += if typical[k / 64] >> (k % 64) & 1 == 1 {
+                4
+            } else {
+                1
+            };
+        } else if ('１'..='９').contains(&c) {
+            // (The full-width digits of TYPICAL.)
             s += 4;
-        } else if ('\u{4E00}'..='\u{9FFF}').contains(&c) {
-            s += 1;
-        } else if !c.is_ascii() && !matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF00}'..='\u{FFEF}') {
+        } else if !matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF00}'..='\u{FFEF}') {
             // Private-use areas, rare symbols, compatibility ideographs: typical of a wrong guess.
             s -= 2;
         }
@@ -226,12 +238,40 @@ pub fn choose_for_game(
 
 /// How many bytes of `bytes` are not part of a valid UTF-8 sequence.
 pub fn utf8_bad_bytes(bytes: &[u8]) -> usize {
+    // One pass, byte by byte: the non-ASCII bytes not in a well-formed sequence. (A byte that
+    // does not start a well-formed sequence is bad; the continuation bytes after it cannot start
+    // one either, so that stepping one byte on counts what `from_utf8_lossy` replaces.)
     let mut bad = 0;
-    let mut rest = bytes;
-    while let Err(e) = std::str::from_utf8(rest) {
-        let n = e.error_len().unwrap_or(rest.len() - e.valid_up_to());
-        bad += n;
-        rest = &rest[e.valid_up_to() + n..];
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x80 {
+            i += 1;
+            continue;
+        }
+        let (len, second) = match b {
+            0xC2..=0xDF => (2, 0x80..=0xBF),
+            0xE0 => (3, 0xA0..=0xBF),
+            0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80..=0xBF),
+            0xED => (3, 0x80..=0x9F),
+            0xF0 => (4, 0x90..=0xBF),
+            0xF1..=0xF3 => (4, 0x80..=0xBF),
+            0xF4 => (4, 0x80..=0x8F),
+            _ => {
+                // Not a lead byte.
+                bad += 1;
+                i += 1;
+                continue;
+            }
+        };
+        let well_formed = bytes.get(i + 1).is_some_and(|c| second.contains(c))
+            && (2..len).all(|k| bytes.get(i + k).is_some_and(|c| (0x80..=0xBF).contains(c)));
+        if well_formed {
+            i += len;
+        } else {
+            bad += 1;
+            i += 1;
+        }
     }
     bad
 }
@@ -266,6 +306,51 @@ mod tests {
     const SAMPLE_TRAD: &str =
         "[Event \"全國象棋錦標賽\"]\n1. 炮二平五 馬８進７ 2. 馬二進三 車９平８\n";
 
+    /// The scorer as first written (a sorted list and a binary search), against which the bit
+    /// set must give the same scores.
+    fn score_reference(enc: &'static Encoding, bytes: &[u8]) -> i64 {
+        let mut typical: Vec<char> = TYPICAL.chars().collect();
+        typical.sort_unstable();
+        let (text, _) = enc.decode_without_bom_handling(bytes);
+        let mut s = 0i64;
+        for c in text.chars() {
+            if c == '\u{FFFD}' {
+                s -= 20;
+            } else if c.is_ascii() {
+                continue;
+            } else if typical.binary_search(&c).is_ok() {
+                s += 4;
+            } else if ('\u{4E00}'..='\u{9FFF}').contains(&c) {
+                s += 1;
+            } else if !matches!(c, '\u{3000}'..='\u{303F}' | '\u{FF00}'..='\u{FFEF}') {
+                s -= 2;
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn scores_are_those_of_the_reference_scorer() {
+        let mut inputs: Vec<Vec<u8>> = Vec::new();
+        for t in [
+            SAMPLE_TEXT,
+            SAMPLE_TRAD,
+            TYPICAL,
+            "１２３４５６７８９　，。！ＡＢ丂丄乚龥",
+        ] {
+            for e in [TextEncoding::Gbk, TextEncoding::Big5, TextEncoding::Utf8] {
+                inputs.push(encode(t, e).into_owned());
+            }
+        }
+        // Arbitrary bytes: every pair of a lead byte and a trail byte.
+        inputs.push((0x80..=0xFFu8).flat_map(|a| [a, a ^ 0x3F, b'x']).collect());
+        for bytes in &inputs {
+            for enc in [GB18030, BIG5] {
+                assert_eq!(score(enc, bytes), score_reference(enc, bytes), "{bytes:?}");
+            }
+        }
+    }
+
     #[test]
     fn detects_each_encoding() {
         assert_eq!(detect(SAMPLE_TEXT.as_bytes()), TextEncoding::Utf8);
@@ -282,6 +367,51 @@ mod tests {
         // GBK can also encode the traditional text; it must still be recognised as GBK.
         let gbk_trad = encode(SAMPLE_TRAD, TextEncoding::Gbk);
         assert_eq!(detect(&gbk_trad), TextEncoding::Gbk);
+    }
+
+    #[test]
+    fn bad_utf8_bytes_are_counted() {
+        let gbk = encode("车九平八 马８进７", TextEncoding::Gbk).into_owned();
+        let big5 = encode(SAMPLE_TRAD, TextEncoding::Big5).into_owned();
+        // Pseudo-random bytes, rich in lead and continuation bytes.
+        let mut x: u32 = 12345;
+        let noise: Vec<u8> = (0..20_000)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                let b = (x >> 16) as u8;
+                if b.is_multiple_of(3) { b | 0x80 } else { b }
+            })
+            .collect();
+        let mut all: Vec<&[u8]> = vec![
+            &b"ab\xffc\xfe"[..],
+            b"\xe8\xbd",
+            b"ok",
+            "车".as_bytes(),
+            &gbk,
+            &big5,
+            b"\xe0\x80\x80",
+            b"\xe0\xa0\x80",
+            b"\xed\xa0\x80",
+            b"\xf0\x8f\xbf\xbf",
+            b"\xf4\x90\x80\x80",
+            b"\xf4\x8f\xbf\xbf",
+            b"\xc0\xaf",
+            b"\xc2",
+            b"\xe4\xb8",
+            b"\xf0\x9f\x98",
+            b"\xf0\x9f\x98\x80x",
+        ];
+        all.extend(noise.chunks(37));
+        for bytes in all {
+            // Counted as the error positions of `from_utf8` say, one error at a time.
+            let (mut bad, mut rest) = (0, bytes);
+            while let Err(e) = std::str::from_utf8(rest) {
+                let n = e.error_len().unwrap_or(rest.len() - e.valid_up_to());
+                bad += n;
+                rest = &rest[e.valid_up_to() + n..];
+            }
+            assert_eq!(utf8_bad_bytes(bytes), bad, "{bytes:?}");
+        }
     }
 
     #[test]

@@ -46,6 +46,7 @@ pub mod error;
 pub mod game;
 pub mod limits;
 pub mod load;
+mod movetext;
 pub mod pgn;
 pub mod walk;
 pub mod warnings;

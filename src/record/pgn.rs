@@ -27,10 +27,17 @@
 
 use super::encoding::{self, TextEncoding};
 use super::error::{RecordError, kind};
-use super::game::{Format, Game, GameEntry, GameResult, Line, MoveNode, SourcePos};
+use super::game::{Format, Game, GameEntry, GameResult, Line, SourcePos};
+use super::movetext::{self, MovePlayer};
 use super::notation::{self, Notation};
 use crate::position::Position;
 use crate::types::Color;
+use nom::branch::alt;
+use nom::bytes::complete::{take_till, take_until, take_while};
+use nom::character::complete::{char, space0};
+use nom::combinator::{cut, eof, map, peek, value};
+use nom::sequence::{preceded, terminated};
+use nom::{IResult, Parser as _};
 use std::borrow::Cow;
 use std::io::{self, BufRead};
 
@@ -81,6 +88,13 @@ struct Cut {
     /// Non-ASCII bytes in lines that are valid UTF-8, and in lines that are not.
     valid_non_ascii: usize,
     invalid_non_ascii: usize,
+    /// The game's text decoded line by line in the stream's legacy encoding, as found for the
+    /// structure (from the first line that is not UTF-8 on): when the game is read in that
+    /// encoding, this is its text, decoded once. `None` until such a line, and for good once a
+    /// line makes it unusable (`legacy_text_spoilt`: bytes invalid in the legacy encoding, or a
+    /// valid UTF-8 line that is not ASCII, which would read differently).
+    legacy_text: Option<String>,
+    legacy_text_spoilt: bool,
 }
 
 /// What one line did to the game being cut.
@@ -147,40 +161,20 @@ impl<R: BufRead> PgnSplitter<R> {
     fn read_line(&mut self) -> io::Result<Option<bool>> {
         self.buf.clear();
         self.line_start = self.offset;
-        let mut any = false;
-        let mut cut = false;
-        loop {
-            let chunk = match self.reader.fill_buf() {
-                Ok(c) => c,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if chunk.is_empty() {
-                break;
-            }
-            any = true;
-            let (take, eol) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => (i + 1, true),
-                None => (chunk.len(), false),
-            };
-            let room = self
-                .max_bytes
-                .saturating_add(1)
-                .saturating_sub(self.buf.len());
-            if take <= room {
-                self.buf.extend_from_slice(&chunk[..take]);
-            } else {
-                self.buf.extend_from_slice(&chunk[..room]);
-                cut = true;
-            }
-            self.reader.consume(take);
-            self.offset += take as u64;
-            if eol {
-                break;
-            }
-        }
-        if !any {
+        // Up to the cap and one byte more (the line end, or the byte that says the line is
+        // longer), found with `read_until`'s fast search.
+        let room = self.max_bytes.saturating_add(1) as u64;
+        let n = io::Read::take(&mut self.reader, room).read_until(b'\n', &mut self.buf)?;
+        if n == 0 {
             return Ok(None);
+        }
+        self.offset += n as u64;
+        let mut cut = false;
+        if n as u64 == room && self.buf.last() != Some(&b'\n') {
+            // Longer than that: the rest of the line is read and dropped.
+            let rest = self.reader.skip_until(b'\n')?;
+            self.offset += rest as u64;
+            cut = rest > 0;
         }
         self.line_no += 1;
         while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
@@ -195,15 +189,20 @@ impl<R: BufRead> PgnSplitter<R> {
 
     /// The text of a line for finding the game structure (tags, comments, results): UTF-8 when
     /// valid, otherwise the stream's legacy encoding. Also whether it was valid UTF-8.
-    fn structure<'b>(legacy: &mut Option<TextEncoding>, bytes: &'b [u8]) -> (Cow<'b, str>, bool) {
+    /// The third value: whether bytes invalid in the legacy encoding were replaced.
+    fn structure<'b>(
+        legacy: &mut Option<TextEncoding>,
+        bytes: &'b [u8],
+    ) -> (Cow<'b, str>, bool, bool) {
         match std::str::from_utf8(bytes) {
-            Ok(s) => (Cow::Borrowed(s), true),
+            Ok(s) => (Cow::Borrowed(s), true, false),
             Err(_) => {
                 let enc = *legacy.get_or_insert_with(|| match encoding::detect(bytes) {
                     TextEncoding::Utf8 => TextEncoding::Gbk,
                     e => e,
                 });
-                (encoding::decode(bytes, enc).0, false)
+                let (text, lossy) = encoding::decode(bytes, enc);
+                (text, false, lossy)
             }
         }
     }
@@ -218,7 +217,7 @@ impl<R: BufRead> PgnSplitter<R> {
         offset: u64,
         store: bool,
     ) -> Step {
-        let (line, valid) = Self::structure(&mut self.legacy, bytes);
+        let (line, valid, lossy) = Self::structure(&mut self.legacy, bytes);
         let trimmed = line.trim_start_matches([' ', '\t', '\u{3000}']);
         let starts_next = |cut: &Cut| {
             // Resynchronise after a comment left open: a blank line followed by a complete tag
@@ -271,6 +270,7 @@ impl<R: BufRead> PgnSplitter<R> {
         };
         cut.valid_non_ascii += non_ascii - bad;
         cut.invalid_non_ascii += bad;
+        keep_legacy_text(cut, bytes, &line, valid && non_ascii == 0, valid, lossy);
         cut.lines.push((cut.raw.len(), line_no, offset));
         cut.raw.extend_from_slice(bytes);
         cut.raw.push(b'\n');
@@ -357,9 +357,24 @@ impl<R: BufRead> PgnSplitter<R> {
     }
 
     /// Decodes a game cut whole, in the encoding chosen for it.
-    fn finish(&mut self, cut: Cut) -> RawGame {
+    fn finish(&mut self, mut cut: Cut) -> RawGame {
         let enc = encoding::choose_for_game(&cut.raw, cut.valid_non_ascii, cut.invalid_non_ascii);
-        let (text, bad) = encoding::decode_reporting(&cut.raw, enc);
+        let (text, bad) = match cut.legacy_text.take() {
+            // (Decoding the lines one by one gives the text of the whole: a line decoded without
+            // a replacement ends between two characters.)
+            Some(t) if Some(enc) == self.legacy && !cut.legacy_text_spoilt => (t, Vec::new()),
+            // Every line valid UTF-8: the bytes are the text.
+            _ if enc == TextEncoding::Utf8 && cut.invalid_non_ascii == 0 => {
+                match String::from_utf8(std::mem::take(&mut cut.raw)) {
+                    Ok(t) => (t, Vec::new()),
+                    Err(e) => {
+                        cut.raw = e.into_bytes();
+                        encoding::decode_reporting(&cut.raw, enc)
+                    }
+                }
+            }
+            _ => encoding::decode_reporting(&cut.raw, enc),
+        };
         let mut warnings = Vec::new();
         for (n, &at) in bad.iter().enumerate() {
             let k = cut.lines.partition_point(|&(s, _, _)| s <= at).max(1) - 1;
@@ -400,10 +415,46 @@ impl<R: BufRead> PgnSplitter<R> {
     }
 }
 
+/// Adds a line stored in `cut` to its legacy text (see [`Cut::legacy_text`]): `line` is the text
+/// of its `bytes` for the structure, `ascii` and `valid` say whether they are ASCII and valid
+/// UTF-8, and `lossy` whether their legacy decoding replaced bytes.
+fn keep_legacy_text(
+    cut: &mut Cut,
+    bytes: &[u8],
+    line: &str,
+    ascii: bool,
+    valid: bool,
+    lossy: bool,
+) {
+    if cut.legacy_text_spoilt {
+        return;
+    }
+    // (A legacy line starting with a UTF-8 BOM lost it in the decoding: not its text in a whole.)
+    if valid && !ascii || !valid && (lossy || bytes.starts_with(b"\xEF\xBB\xBF")) {
+        cut.legacy_text = None;
+        cut.legacy_text_spoilt = true;
+        return;
+    }
+    if cut.legacy_text.is_none() {
+        if valid {
+            // (Not needed while every line is UTF-8.)
+            return;
+        }
+        // The first line that is not UTF-8: the lines before it are ASCII, the same text in
+        // every encoding.
+        let mut t = String::with_capacity(cut.raw.len() * 2);
+        t.push_str(std::str::from_utf8(&cut.raw).expect("ASCII lines"));
+        cut.legacy_text = Some(t);
+    }
+    let t = cut.legacy_text.as_mut().expect("set above");
+    t.push_str(line);
+    t.push('\n');
+}
+
 /// Whether a line ends with a result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
 fn ends_with_result(line: &str) -> bool {
     matches!(
-        line.split_whitespace().last(),
+        line.split_whitespace().next_back(),
         Some("1-0" | "0-1" | "1/2-1/2" | "*")
     )
 }
@@ -536,8 +587,7 @@ pub fn parse_game(text: &str, first_line: u64) -> GameEntry {
         warnings: Vec::new(),
         ending: None,
         tag_lines: Vec::new(),
-        moves: 0,
-        max_plies: super::limits::limits().max_plies,
+        player: MovePlayer::new(Format::Pgn),
     };
     let mut game = Game::new(Position::start());
     let result = p.parse(&mut game);
@@ -567,9 +617,8 @@ struct Parser<'a> {
     ending: Option<(GameResult, Option<String>)>,
     /// The line of each tag pair.
     tag_lines: Vec<u64>,
-    /// Moves read so far (main line and variations), against [`super::limits::Limits::max_plies`].
-    moves: usize,
-    max_plies: usize,
+    /// Plays the moves (and counts them against the cap on one game).
+    player: MovePlayer,
 }
 
 /// How a movetext line ended.
@@ -1063,92 +1112,25 @@ impl<'a> Parser<'a> {
                 }
             },
         };
-        let mut rest = body;
-        let mut off = at;
-        while !rest.is_empty() {
-            let len = split_len(rest, notation);
-            let text = &rest[..len];
-            let sp = self.here(off);
-            match notation::parse_move(pos, text, notation) {
-                Ok(parsed) => {
-                    if parsed.resolved_by_legality {
-                        self.warnings.push(
-                            RecordError::new(
-                                "resolved_by_legality",
-                                "ambiguous on paper (another identical piece shares the file), \
-                                 resolved because only one of them can legally make the move",
-                            )
-                            .at(sp.line, sp.column)
-                            .at_move(*ply + 1, text),
-                        );
-                    }
-                    self.moves += 1;
-                    if self.moves > self.max_plies {
-                        return Err(super::limits::too_many_plies(self.max_plies)
-                            .at(sp.line, sp.column)
-                            .at_move(*ply + 1, text));
-                    }
-                    *before = *pos;
-                    pos.play_unchecked(parsed.mv);
-                    *ply += 1;
-                    line.nodes.push(MoveNode::new(parsed.mv, text, sp));
-                }
-                Err(e) => {
-                    let mut err = RecordError::new(e.kind(), e.to_string())
-                        .at(sp.line, sp.column)
-                        .at_move(*ply + 1, text)
-                        .with_suggestions(e.suggestions());
-                    if e.kind() == "wrong_side" {
-                        // One missing move? Try it with the moves that follow.
-                        let mut texts = vec![text];
-                        texts.extend(following_moves(&self.s[self.i..], 10));
-                        if let Some((msg, shown)) = super::warnings::missing_move_note(
-                            pos,
-                            &texts,
-                            Some(notation),
-                            Format::Pgn,
-                            *ply + 1,
-                        ) {
-                            super::warnings::add_note(&mut err, msg, shown);
-                        }
-                    }
-                    return Err(err);
-                }
-            }
-            rest = &rest[len..];
-            off += len;
+        for (k, text) in movetext::glued(body, notation) {
+            let sp = self.here(at + k);
+            // (The position before the move; on an error the line ends, and `before` with it.)
+            *before = *pos;
+            let (s, i) = (self.s, self.i);
+            let r = self
+                .player
+                .play(text, notation, sp, *ply + 1, pos, line, || {
+                    movetext::following_moves(s[i..].split_ascii_whitespace(), 10)
+                });
+            self.warnings.append(&mut self.player.warnings);
+            r?;
+            *ply += 1;
         }
         if let Some(n) = nag {
             line.nodes.last_mut().expect("a move was read").nags.push(n);
         }
         Ok(())
     }
-}
-
-/// Up to `n` move texts at the start of `s` (a movetext): move numbers and annotation marks are
-/// skipped; a comment, variation or result ends the list.
-fn following_moves(s: &str, n: usize) -> Vec<&str> {
-    let mut out = Vec::new();
-    for w in s.split_ascii_whitespace() {
-        if out.len() >= n
-            || w.starts_with(['{', '(', ';', '$', '['])
-            || GameResult::from_token(w).is_some()
-        {
-            break;
-        }
-        let digits = w.bytes().take_while(u8::is_ascii_digit).count();
-        let rest = w[digits..].trim_start_matches('.');
-        let w = if digits > 0 && rest.len() < w.len() - digits {
-            rest
-        } else {
-            w
-        };
-        let w = w.trim_end_matches(['!', '?']);
-        if !w.is_empty() && !w.starts_with('.') {
-            out.push(w);
-        }
-    }
-    out
 }
 
 /// The WXF two-file pawn form `33.4` (digit, digit, dot, digit).
@@ -1190,77 +1172,88 @@ fn sniff_word(w: &str) -> Option<Notation> {
     None
 }
 
-/// The byte length of the first move of `w` (all of it unless several moves are glued together).
-fn split_len(w: &str, notation: Notation) -> usize {
-    let n = w.chars().count();
-    if n < 8 {
-        return w.len();
+/// Parses the tag pair at the start of `line` (which holds no line end). Returns the name, the
+/// value and the number of bytes used.
+fn parse_tag(line: &str) -> Option<(String, String, usize)> {
+    let (rest, (name, value)) = tag_pair(line).ok()?;
+    Some((name.to_owned(), value, line.len() - rest.len()))
+}
+
+// The tag pair grammar, with nom:
+//
+//   tag_pair    = "[" name blanks (quoted | bare)
+//   name        = up to a blank, '"' or ']'
+//   quoted      = '"' value closer      (a closer whose '"' is not escaped; see `quoted`)
+//   closer      = '"' blanks "]"
+//   bare        = up to "]", "]"        (the value trimmed)
+//   blanks      = spaces and tabs
+
+/// `[Name "value"]` or `[Name value]`: the name and the value (unescaped).
+fn tag_pair(i: &str) -> IResult<&str, (&str, String)> {
+    let (i, (_, name, _)) = (
+        char('['),
+        take_till(|c: char| c.is_whitespace() || c == '"' || c == ']'),
+        space0,
+    )
+        .parse(i)?;
+    // After an opening quote the value is quoted: no falling back to a bare value.
+    let (i, value) = alt((preceded(char('"'), cut(quoted)), bare)).parse(i)?;
+    Ok((i, (name, value)))
+}
+
+/// `"` then `]`, blanks between: where a quoted value may end.
+fn closer(i: &str) -> IResult<&str, ()> {
+    value((), (char('"'), space0, char(']'))).parse(i)
+}
+
+/// What may follow a tag pair on its line: nothing, or another tag pair.
+fn end_or_tag(i: &str) -> IResult<&str, ()> {
+    value(
+        (),
+        (
+            take_while(char::is_whitespace),
+            alt((value((), eof), value((), peek(char('['))))),
+        ),
+    )
+    .parse(i)
+}
+
+/// A quoted value after its opening quote, up to and including its closer. Quotes inside the
+/// value need not be escaped: the value ends at the first closer not escaped by a backslash that
+/// is followed by the end of the line or another tag pair, or else at the first closer not
+/// escaped (`[Event "the "A" cup"]`, `[A "x"][B "y"]`).
+fn quoted(i: &str) -> IResult<&str, String> {
+    let mut first = None;
+    for (q, _) in i.match_indices('"') {
+        let Ok((after, ())) = closer(&i[q..]) else {
+            continue;
+        };
+        // Escaped by an odd run of backslashes (`\\\"` is an escaped backslash, then an
+        // escaped quote).
+        let slashes = q - i[..q].trim_end_matches('\\').len();
+        if slashes % 2 == 1 {
+            continue;
+        }
+        if end_or_tag(after).is_ok() {
+            return Ok((after, unescape(&i[..q])));
+        }
+        first.get_or_insert((q, after));
     }
-    let nth = |k: usize| w.char_indices().nth(k).map_or(w.len(), |(i, _)| i);
-    match notation {
-        Notation::Iccs => {
-            // Counted in characters: a run of non-ASCII text in an ICCS game must split on
-            // character boundaries (and then fail to parse as a move, with its text).
-            if w.as_bytes().get(2) == Some(&b'-') {
-                nth(5)
-            } else {
-                nth(4)
-            }
-        }
-        Notation::Wxf => nth(4),
-        Notation::San | Notation::SanWinboard => w.len(),
-        Notation::Chinese => {
-            let c3 = w.chars().nth(3).unwrap_or(' ');
-            if matches!(c3, '进' | '進' | '退' | '平') {
-                nth(5)
-            } else {
-                nth(4)
-            }
-        }
+    match first {
+        Some((q, after)) => Ok((after, unescape(&i[..q]))),
+        None => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Char,
+        ))),
     }
 }
 
-/// Parses `[Name "value"]` at the start of `line`. Returns the name, the value and the number of
-/// bytes used. A quote inside the value need not be escaped: the value ends at the last `"` that
-/// is followed by `]` and then by the end of the line or another tag.
-fn parse_tag(line: &str) -> Option<(String, String, usize)> {
-    let b = line.as_bytes();
-    debug_assert_eq!(b[0], b'[');
-    let name_end = 1 + line[1..].find(|c: char| c.is_whitespace() || c == '"' || c == ']')?;
-    let name = line[1..name_end].to_owned();
-    let mut k = name_end;
-    while k < b.len() && (b[k] == b' ' || b[k] == b'\t') {
-        k += 1;
-    }
-    if b.get(k) != Some(&b'"') {
-        // No quotes: the value runs to the next ']'.
-        let close = k + line[k..].find(']')?;
-        return Some((name, line[k..close].trim().to_owned(), close + 1));
-    }
-    let vstart = k + 1;
-    let mut first_ok = None;
-    let mut j = vstart;
-    while let Some(q) = line[j..].find('"') {
-        let q = j + q;
-        let after = line[q + 1..].trim_start_matches([' ', '\t']);
-        if let Some(tail) = after.strip_prefix(']') {
-            let end = line.len() - tail.len();
-            let tail = tail.trim_start();
-            // Escaped by an odd run of backslashes (`\\\"` is an escaped backslash, then an
-            // escaped quote).
-            let slashes = line[vstart..q].len() - line[vstart..q].trim_end_matches('\\').len();
-            let escaped = slashes % 2 == 1;
-            if !escaped {
-                if tail.is_empty() || tail.starts_with('[') {
-                    return Some((name, unescape(&line[vstart..q]), end));
-                }
-                first_ok.get_or_insert((q, end));
-            }
-        }
-        j = q + 1;
-    }
-    let (q, end) = first_ok?;
-    Some((name, unescape(&line[vstart..q]), end))
+/// A value without quotes: up to the next `]`, trimmed.
+fn bare(i: &str) -> IResult<&str, String> {
+    map(terminated(take_until("]"), char(']')), |v: &str| {
+        v.trim().to_owned()
+    })
+    .parse(i)
 }
 
 fn unescape(v: &str) -> String {
@@ -1557,6 +1550,35 @@ mod tests {
         let (n, v, _) = parse_tag(&line[used..]).unwrap();
         assert_eq!((n.as_str(), v.as_str()), ("Format", "WXF"));
         assert!(parse_tag("[Event \"open").is_none());
+    }
+
+    #[test]
+    fn the_text_of_a_game_is_its_bytes_decoded_whole() {
+        use crate::record::encoding::encode;
+        let gbk = |t: &str| encode(t, TextEncoding::Gbk).into_owned();
+        let big5 = |t: &str| encode(t, TextEncoding::Big5).into_owned();
+        let moves = "[Event \"全国赛\"]\n\n1. 炮二平五 马８进７ {好棋} 2. 马二进三 *\n";
+        let trad = "[Event \"全國賽\"]\n\n1. 炮二平五 馬８進７ {好棋} 2. 馬二進三 *\n";
+        let mut cases: Vec<Vec<u8>> = vec![gbk(moves), big5(trad), moves.as_bytes().to_vec()];
+        // A UTF-8 line in a GBK game; bytes invalid in GBK; a GBK line after a BOM.
+        cases.push([gbk(moves), "{注释：好}\n".as_bytes().to_vec()].concat());
+        cases.push([&gbk(moves)[..], b"{\x81}\n"].concat());
+        cases.push(
+            [
+                &gbk("[Event \"赛\"]\n")[..],
+                b"\xEF\xBB\xBF",
+                &gbk("1. 炮二平五 *\n"),
+            ]
+            .concat(),
+        );
+        cases.push([&b"[Event \"x\"]\n"[..], &big5("1. 炮二平五 馬８進７\n")].concat());
+        for bytes in &cases {
+            let mut sp = PgnSplitter::new(&bytes[..]);
+            let raw = sp.next_game().unwrap().unwrap();
+            let (text, bad) = encoding::decode_reporting(bytes, raw.encoding);
+            assert_eq!(raw.text, text, "{bytes:?}");
+            assert_eq!(raw.lossy, !bad.is_empty());
+        }
     }
 
     #[test]

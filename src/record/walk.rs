@@ -61,17 +61,10 @@ pub fn detect_format(name: &str, head: &[u8]) -> Option<Format> {
     if contains(window, b"<ChineseChessRecord") {
         return Some(Format::Cbf);
     }
-    // A record: a container, a closed field, a URL-encoded one, or the JavaScript movelist of a
-    // dpxq page (text that merely names a field, such as a README, is not one).
-    if contains(window, b"[DhtmlXQ]")
-        || contains(window, b"[DhtmlXQiFrame]")
-        || contains(window, b"[/DhtmlXQ_")
-        || contains(window, b"%5BDhtmlXQ")
-        || js_movelist_assignment(window)
-    {
+    if has_dhtmlxq(window) {
         return Some(Format::Dhtmlxq);
     }
-    if super::wxf_file::looks_like(&String::from_utf8_lossy(&window[..window.len().min(4096)])) {
+    if super::wxf_file::looks_like_bytes(&window[..window.len().min(4096)]) {
         return Some(Format::Wxf);
     }
     match ext.as_str() {
@@ -90,35 +83,54 @@ pub fn detect_format(name: &str, head: &[u8]) -> Option<Format> {
     }
 }
 
-/// Whether the bytes assign a JavaScript `DhtmlXQ_movelist` (`DhtmlXQ_movelist = '...'`).
-fn js_movelist_assignment(hay: &[u8]) -> bool {
-    const NAME: &[u8] = b"DhtmlXQ_movelist";
+/// Whether the bytes hold a DhtmlXQ record: a container (`[DhtmlXQ]`, `[DhtmlXQiFrame]`), a closed
+/// field (`[/DhtmlXQ_`), a URL-encoded one (`%5BDhtmlXQ`), or the JavaScript movelist of a dpxq
+/// page (`DhtmlXQ_movelist = '...'`). Text that merely names a field, such as a README, is not
+/// one. (One pass over the bytes: each `DhtmlXQ` is looked at in its context.)
+fn has_dhtmlxq(hay: &[u8]) -> bool {
+    const NAME: &[u8] = b"DhtmlXQ";
     let mut k = 0;
-    while let Some(i) = hay[k..].windows(NAME.len()).position(|w| w == NAME) {
-        let after = k + i + NAME.len();
-        let rest = &hay[after..];
-        let skip = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
-        if rest.get(skip) == Some(&b'=') {
+    while let Some(i) = find(&hay[k..], NAME) {
+        let at = k + i;
+        let (before, after) = (&hay[..at], &hay[at + NAME.len()..]);
+        let assigned = || {
+            after
+                .strip_prefix(b"_movelist".as_slice())
+                .is_some_and(|rest| {
+                    let skip = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+                    rest.get(skip) == Some(&b'=')
+                })
+        };
+        if (before.ends_with(b"[") && (after.starts_with(b"]") || after.starts_with(b"iFrame]")))
+            || (before.ends_with(b"[/") && after.starts_with(b"_"))
+            || before.ends_with(b"%5B")
+            || assigned()
+        {
             return true;
         }
-        k = after;
+        k = at + 1;
     }
     false
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    find(hay, needle).is_some()
+}
+
+/// The offset of the first occurrence of `needle` in `hay`.
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     let Some((&first, rest)) = needle.split_first() else {
-        return true;
+        return Some(0);
     };
     let mut k = 0;
     while let Some(i) = hay[k..].iter().position(|&b| b == first) {
         let at = k + i + 1;
         if hay[at..].starts_with(rest) {
-            return true;
+            return Some(at - 1);
         }
         k = at;
     }
-    false
+    None
 }
 
 /// Kind of the remark for a directory entry that is not a regular file (FIFO, device, socket).
@@ -624,6 +636,44 @@ pub fn for_each_game(inputs: &[Input], mut f: impl FnMut(GameEntry)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dhtmlxq_markers_in_one_pass() {
+        // As the markers were looked for one by one.
+        let one_by_one = |h: &[u8]| {
+            let movelist = h.windows(16).enumerate().any(|(k, w)| {
+                w == b"DhtmlXQ_movelist" && {
+                    let rest = &h[k + 16..];
+                    let skip = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+                    rest.get(skip) == Some(&b'=')
+                }
+            });
+            contains(h, b"[DhtmlXQ]")
+                || contains(h, b"[DhtmlXQiFrame]")
+                || contains(h, b"[/DhtmlXQ_")
+                || contains(h, b"%5BDhtmlXQ")
+                || movelist
+        };
+        for h in [
+            &b"<p>[DhtmlXQ]"[..],
+            b"[DhtmlXQiFrame]",
+            b"x [/DhtmlXQ_movelist]",
+            b"%5BDhtmlXQ_title",
+            b"var DhtmlXQ_movelist = '77';",
+            b"DhtmlXQ_movelist\n\t='",
+            b"the [DhtmlXQ_title] field, DhtmlXQ_movelist: names",
+            b"[DhtmlXQ [DhtmlXQi DhtmlXQ_movelis",
+            b"DhtmlXQ",
+            b"",
+        ] {
+            assert_eq!(
+                has_dhtmlxq(h),
+                one_by_one(h),
+                "{}",
+                String::from_utf8_lossy(h)
+            );
+        }
+    }
 
     #[test]
     fn formats_by_magic_and_content() {

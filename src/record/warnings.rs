@@ -170,15 +170,11 @@ pub fn finish(entry: &mut GameEntry) {
     }
     // Duplicate tags.
     for (i, (k, _)) in game.tags.iter().enumerate() {
-        let earlier = game.tags[..i]
+        // Said once, at the second tag of a name.
+        let mut earlier = game.tags[..i]
             .iter()
-            .any(|(j, _)| j.eq_ignore_ascii_case(k));
-        let first_dup = game.tags[..i]
-            .iter()
-            .filter(|(j, _)| j.eq_ignore_ascii_case(k))
-            .count()
-            == 1;
-        if earlier && first_dup {
+            .filter(|(j, _)| j.eq_ignore_ascii_case(k));
+        if earlier.next().is_some() && earlier.next().is_none() {
             let n = game
                 .tags
                 .iter()

@@ -30,7 +30,8 @@
 
 use super::encoding;
 use super::error::{RecordError, kind};
-use super::game::{Format, Game, GameEntry, GameResult, Line, MoveNode, SourcePos};
+use super::game::{Format, Game, GameEntry, GameResult, Line, SourcePos};
+use super::movetext::{self, MovePlayer};
 use crate::notation::{self, Notation};
 use crate::position::Position;
 use crate::types::Color;
@@ -54,6 +55,23 @@ pub fn looks_like(text: &str) -> bool {
         let b = l.as_bytes();
         b.len() >= 7 && b[..6].eq_ignore_ascii_case(b"FORMAT") && b[6] == b' '
     }) || text.lines().any(|l| l.trim_start().starts_with("START{"))
+}
+
+/// [`looks_like`] for bytes in any of the supported encodings (read as UTF-8, invalid bytes
+/// replaced). The markers are ASCII, which every decoding keeps as it is: bytes without them are
+/// told apart without decoding.
+pub fn looks_like_bytes(bytes: &[u8]) -> bool {
+    // `FORMAT` can only open the first line with text if the first byte that is not ASCII white
+    // space is `F` or not ASCII (a BOM, or white space such as U+3000).
+    let first = bytes
+        .iter()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C));
+    let maybe_format = matches!(first, Some(b'F' | b'f' | 0x80..));
+    let maybe_start = bytes
+        .iter()
+        .enumerate()
+        .any(|(k, &b)| b == b'{' && k >= 5 && &bytes[k - 5..k] == b"START");
+    (maybe_format || maybe_start) && looks_like(&String::from_utf8_lossy(bytes))
 }
 
 /// Known header keys and their tag names.
@@ -329,6 +347,7 @@ fn read_game(lines: &[&str], mut k: usize) -> (GameEntry, usize) {
         notation,
         warnings: Vec::new(),
         result: None,
+        player: MovePlayer::new(Format::Wxf),
     };
     let mut res = r.moves(&body, &mut game.main, game.start);
     // The first move is the other side's: replay with the other side to move and say so.
@@ -345,6 +364,7 @@ fn read_game(lines: &[&str], mut k: usize) -> (GameEntry, usize) {
                 notation,
                 warnings: Vec::new(),
                 result: None,
+                player: MovePlayer::new(Format::Wxf),
             };
             let res2 = r2.moves(&body, &mut line, swapped);
             if res2
@@ -400,6 +420,7 @@ struct Replay {
     notation: Option<Notation>,
     warnings: Vec<RecordError>,
     result: Option<GameResult>,
+    player: MovePlayer,
 }
 
 impl Replay {
@@ -411,7 +432,7 @@ impl Replay {
     ) -> Result<(), RecordError> {
         let mut pos = start;
         let mut comment: Option<(String, u64, u32)> = None;
-        for &(ln, from, text) in body {
+        for (j, &(ln, from, text)) in body.iter().enumerate() {
             let mut i = text;
             let col =
                 |rest: &str| (from + text[..text.len() - rest.len()].chars().count() + 1) as u32;
@@ -466,7 +487,7 @@ impl Replay {
                         }
                     }
                     Token::Result(r) => self.result = Some(r),
-                    Token::Word(w) => self.word(w, ln, at, line, &mut pos)?,
+                    Token::Word(w) => self.word(w, rest, &body[j + 1..], ln, at, line, &mut pos)?,
                 }
                 i = rest;
             }
@@ -478,9 +499,13 @@ impl Replay {
     }
 
     /// One word: a move, or two glued together (`Ｃ２＝５Ｈ８＋７`).
-    fn word(
+    /// `rest`: the text after the word on its line; `body`: the movetext lines after it.
+    #[allow(clippy::too_many_arguments)]
+    fn word<'t>(
         &mut self,
-        w: &str,
+        w: &'t str,
+        rest: &'t str,
+        body: &[(u64, usize, &'t str)],
         ln: u64,
         col: u32,
         line: &mut Line,
@@ -505,46 +530,18 @@ impl Replay {
                 n
             }
         };
-        let chars = w.chars().count();
-        let parts: Vec<&str> = if notation == Notation::Wxf && chars == 8 {
-            let k = w.char_indices().nth(4).map_or(w.len(), |(k, _)| k);
-            vec![&w[..k], &w[k..]]
-        } else {
-            vec![w]
-        };
-        let mut c = col;
-        for text in parts {
+        for (k, text) in movetext::glued(w, notation) {
+            let at = SourcePos {
+                line: ln,
+                column: col + w[..k].chars().count() as u32,
+            };
             let ply = line.nodes.len() + 1;
-            match notation::parse_move(pos, text, notation) {
-                Ok(p) => {
-                    if p.resolved_by_legality {
-                        self.warnings.push(
-                            RecordError::new(
-                                "resolved_by_legality",
-                                "ambiguous on paper, resolved because only one piece can legally make the move",
-                            )
-                            .at(ln, c)
-                            .at_move(ply, text),
-                        );
-                    }
-                    line.nodes.push(MoveNode::new(
-                        p.mv,
-                        text,
-                        SourcePos {
-                            line: ln,
-                            column: c,
-                        },
-                    ));
-                    pos.play_unchecked(p.mv);
-                }
-                Err(e) => {
-                    return Err(RecordError::new(e.kind(), e.to_string())
-                        .at(ln, c)
-                        .at_move(ply, text)
-                        .with_suggestions(e.suggestions()));
-                }
-            }
-            c += text.chars().count() as u32;
+            let r = self.player.play(text, notation, at, ply, pos, line, || {
+                let later = body.iter().flat_map(|l| l.2.split_whitespace());
+                movetext::following_moves(rest.split_whitespace().chain(later), 10)
+            });
+            self.warnings.append(&mut self.player.warnings);
+            r?;
         }
         Ok(())
     }

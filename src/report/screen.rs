@@ -80,12 +80,20 @@ pub fn screen(
     // with their path (as `validate` says them), but not games.
     for w in &skipped {
         summary.skipped += 1;
-        super::write_skipped(out, options.json, w)?;
+        if options.json {
+            super::write_skipped(out, true, w)?;
+        } else {
+            out.write_all(super::text::skipped_line(w, lang).as_bytes())?;
+        }
     }
     let mut emit = |g: &GameScreen, entry: &GameEntry, s: &mut ScreenSummary| -> io::Result<()> {
         if super::is_not_a_record(entry) {
             s.not_records += 1;
-            super::write_not_a_record(out, options.json, &entry.source)?;
+            if options.json {
+                super::write_not_a_record(out, true, &entry.source)?;
+            } else {
+                out.write_all(super::text::not_a_record_line(&entry.source, lang).as_bytes())?;
+            }
             return Ok(());
         }
         s.games += 1;
@@ -111,7 +119,8 @@ pub fn screen(
                 out.write_all(b"\n")?;
             }
         } else {
-            let text = super::text::screen_text(g, &entry.game.start, lang);
+            let problem = g.error.as_ref().and_then(|_| super::problem(entry));
+            let text = super::text::screen_text(g, &entry.game.start, problem.as_ref(), lang);
             out.write_all(text.as_bytes())?;
         }
         Ok(())

@@ -4,10 +4,11 @@
 
 use super::schema::move_number;
 use crate::Position;
+use crate::record::RecordError;
 use crate::rules::adjudicate::Report;
 use crate::rules::limit::Lang;
 use crate::rules::repetition::{Cycle, Verdict};
-use crate::rules::screen::GameScreen;
+use crate::rules::screen::{GameScreen, ScreenSummary};
 use std::fmt::Write;
 
 /// The language of a text report.
@@ -76,6 +77,152 @@ pub fn cycle_span(cycle: &Cycle, start: &Position, lang: Lang) -> String {
     }
 }
 
+/// A rules profile's name in Chinese (a custom profile keeps its own name).
+pub fn rules_zh(name: &str) -> &str {
+    match name {
+        "cxa" => "中国象棋协会规则",
+        "axf" => "亚洲象棋联合会规则",
+        other => other,
+    }
+}
+
+/// What an error kind means, in Chinese.
+fn error_kind_zh(kind: &str) -> &'static str {
+    match kind {
+        "io" => "无法读取",
+        "encoding" => "文字编码有误",
+        "unknown_format" => "不是可识别格式的棋谱",
+        "record_syntax" => "棋谱格式有误",
+        "truncated" => "文件不完整",
+        "bad_header" => "文件头有误",
+        "bad_position" => "起始局面有误",
+        "illegal_move" => "着法违规",
+        "no_moves" => "棋谱中没有着法",
+        "unknown_notation" => "无法识别的记谱法",
+        "too_large" => "棋局超出上限，已跳到下一局",
+        "no_such_game" => "文件中没有这一局",
+        "syntax" => "着法写法有误",
+        "no_piece" => "没有这个棋子",
+        "wrong_side" => "走的是对方的棋子",
+        "ambiguous" => "着法有歧义，可指不同棋子",
+        "illegal_movement" => "棋子不能这样走",
+        "leaves_king_in_check" => "走后己方将帅被将",
+        "kings_facing" => "走后将帅照面",
+        "skipped" => "已跳过：不是普通文件",
+        _ => "棋谱有误",
+    }
+}
+
+/// A record's error in Chinese, located as [`RecordError`]'s `Display` locates it (file,
+/// line and column or byte offset, game, ply, and the move number when `start` is known), the
+/// move text in 「」, what is wrong, and the moves the writer probably meant.
+pub fn error_zh(e: &RecordError, start: Option<&Position>) -> String {
+    let mut s = String::new();
+    if !e.source.is_empty() {
+        s.push_str(&e.source);
+        if e.line > 0 {
+            let _ = write!(s, ":{}:{}", e.line, e.column);
+        } else if let Some(o) = e.offset {
+            let _ = write!(s, " @{o:#x}");
+        }
+        s.push('：');
+    } else if e.line > 0 {
+        let _ = write!(s, "第{}行第{}列：", e.line, e.column);
+    }
+    let _ = write!(s, "第{}局", e.game + 1);
+    if let Some(ply) = e.ply {
+        let _ = write!(s, "，第{ply}步");
+        if let Some(p) = start.filter(|_| ply > 0) {
+            let _ = write!(s, "（第{}回合）", move_number(p, ply));
+        }
+    }
+    if let Some(t) = &e.move_text {
+        let _ = write!(s, "「{t}」");
+    }
+    let _ = write!(s, "：{}", error_kind_zh(&e.kind));
+    if e.message.contains("seems to be missing") {
+        let side = if e.message.contains("a move of black") {
+            "黑方"
+        } else {
+            "红方"
+        };
+        let _ = write!(s, "；似乎此前漏记了{side}的一着");
+        if !e.suggestions.is_empty() {
+            let _ = write!(s, "，可能是：{}", e.suggestions.join("、"));
+        }
+    } else if !e.suggestions.is_empty() {
+        let _ = write!(s, "；是否应为{}？", e.suggestions.join("或"));
+    }
+    s
+}
+
+/// The line of `xqa screen` for a file that holds no game record.
+pub fn not_a_record_line(source: &str, lang: TextLang) -> String {
+    let mut s = String::new();
+    if lang.zh() {
+        let _ = writeln!(s, "{source}：不是可识别格式的棋谱");
+    }
+    if lang.en() {
+        let _ = writeln!(s, "{source}: not a game record in any known format");
+    }
+    s
+}
+
+/// The line of `xqa screen` for a directory entry skipped as not a regular file.
+pub fn skipped_line(skipped: &RecordError, lang: TextLang) -> String {
+    let mut s = String::new();
+    if lang.zh() {
+        let _ = writeln!(s, "{}：{}", skipped.source, error_kind_zh(&skipped.kind));
+    }
+    if lang.en() {
+        let _ = writeln!(s, "{}: {}", skipped.source, skipped.message);
+    }
+    s
+}
+
+/// The summary line of `xqa screen` (the English one is [`ScreenSummary`]'s `Display`).
+pub fn screen_summary(s: &ScreenSummary, lang: TextLang) -> String {
+    let mut out = String::new();
+    if lang.zh() {
+        let rate = if s.seconds > 0.0 {
+            s.plies as f64 / s.seconds
+        } else {
+            0.0
+        };
+        let _ = write!(
+            out,
+            "共{}局，检查{}步，用时{:.2}秒（每秒{:.0}步）：{}局中报告循环{}次（其中{}次应裁决），\
+             性质未定{}着，无效棋局{}局，无法读取{}个",
+            s.games,
+            s.plies,
+            s.seconds,
+            rate,
+            s.games_with_incidents,
+            s.incidents,
+            s.rulings_due,
+            s.undetermined_moves,
+            s.invalid,
+            s.unreadable
+        );
+        if s.early_draws > 0 {
+            let _ = write!(out, "，{}局在允许提和之前记为和棋", s.early_draws);
+        }
+        if s.not_records > 0 {
+            let _ = write!(out, "，{}个文件不是棋谱", s.not_records);
+        }
+        if s.skipped > 0 {
+            let _ = write!(out, "，跳过{}个非普通文件", s.skipped);
+        }
+    }
+    if lang.en() {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        let _ = write!(out, "{s}");
+    }
+    out
+}
+
 /// A limit profile's Chinese name (a custom profile keeps its own name).
 fn profile_zh(name: &str) -> &str {
     match name {
@@ -142,7 +289,7 @@ fn pad(s: &str, width: usize) -> String {
 pub fn adjudicate_text(report: &Report, start: &Position, lang: TextLang) -> String {
     let mut out = String::new();
     if lang.zh() {
-        let _ = writeln!(out, "规则：{}", report.rules);
+        let _ = writeln!(out, "规则：{}", rules_zh(&report.rules));
     }
     if lang.en() {
         let _ = writeln!(out, "rules: {}", report.rules);
@@ -249,14 +396,17 @@ pub fn adjudicate_text(report: &Report, start: &Position, lang: TextLang) -> Str
             let _ = match l {
                 Lang::Zh => writeln!(
                     out,
-                    "自然限着（{}）：第{}步后：",
+                    "自然限着（{}）：第{}回合（第{}步）后：",
                     profile_zh(&nl.profile),
+                    move_number(start, (nl.at_ply as usize).max(1)),
                     nl.at_ply
                 ),
                 Lang::En => writeln!(
                     out,
-                    "natural move limit ({}) at ply {}:",
-                    nl.profile, nl.at_ply
+                    "natural move limit ({}) at ply {} (move {}):",
+                    nl.profile,
+                    nl.at_ply,
+                    move_number(start, (nl.at_ply as usize).max(1))
                 ),
             };
             for r in [&nl.red, &nl.black] {
@@ -275,20 +425,49 @@ pub fn adjudicate_text(report: &Report, start: &Position, lang: TextLang) -> Str
 }
 
 /// The text lines of `xqa screen` for one game (none for a game without incident or error).
-pub fn screen_text(g: &GameScreen, start: &Position, lang: TextLang) -> String {
+/// `record_error`: the record's own error (for the Chinese text, which words it from its kind).
+pub fn screen_text(
+    g: &GameScreen,
+    start: &Position,
+    record_error: Option<&RecordError>,
+    lang: TextLang,
+) -> String {
+    // The error in Chinese: the record's own, or an illegal move the rules engine met.
+    let error_zh_text = || match record_error {
+        Some(e) if e.kind != crate::record::error::kind::NO_MOVES => {
+            error_zh(e, (!g.unreadable).then_some(start))
+        }
+        _ => format!("第{}步着法违规", g.plies + 1),
+    };
     let mut out = String::new();
     let who = match (&g.red, &g.black) {
         (Some(r), Some(b)) => format!(" ({r} - {b})"),
         _ => String::new(),
     };
-    let head = format!("{} game {}{who}", g.source, g.game);
+    // (The players' names, as written, stand outside brackets: no English inside Chinese ones.)
+    let who_zh = match (&g.red, &g.black) {
+        (Some(r), Some(b)) => format!("，红方{r}，黑方{b}"),
+        _ => String::new(),
+    };
+    let head_of = |l: Lang| match l {
+        Lang::En => format!("{} game {}{who}", g.source, g.game),
+        Lang::Zh => format!("{} 第{}局{who_zh}", g.source, g.game),
+    };
+    // The line naming the game above a cycle, in each language of the report.
+    let head = match lang {
+        TextLang::Zh => head_of(Lang::Zh),
+        TextLang::En => head_of(Lang::En),
+        TextLang::Both => format!("{} 第{}局 / game {}{who}", g.source, g.game, g.game),
+    };
     for i in &g.incidents {
         let due = match (i.ruling_due, lang) {
             (false, _) => "",
             (true, TextLang::Zh) => "（应裁决）",
-            (true, _) => " (ruling due)",
+            (true, TextLang::En) => " (ruling due)",
+            (true, TextLang::Both) => "（应裁决） (ruling due)",
         };
-        let _ = writeln!(out, "{head}{due}:");
+        let colon = if lang == TextLang::Zh { "：" } else { ":" };
+        let _ = writeln!(out, "{head}{due}{colon}");
         cycle_lines(&mut out, &i.cycle, start, lang, "    ");
         let label = if lang == TextLang::Zh {
             "循环着法："
@@ -299,6 +478,7 @@ pub fn screen_text(g: &GameScreen, start: &Position, lang: TextLang) -> String {
     }
     for l in &g.limit {
         for &lg in lang.langs() {
+            let head = head_of(lg);
             let _ = match lg {
                 Lang::En => writeln!(
                     out,
@@ -320,10 +500,10 @@ pub fn screen_text(g: &GameScreen, start: &Position, lang: TextLang) -> String {
                 ),
                 Lang::Zh => writeln!(
                     out,
-                    "{head}：自然限着：{}方自第{}步（第{}回合）起可要求判和（第{}步后计{}着，须{}着{}）",
+                    "{head}：自然限着：{}方自第{}回合（第{}步）起可要求判和（第{}步后计{}着，须{}着{}）",
                     l.claimant.name_zh(),
-                    l.ply,
                     move_number(start, l.ply.max(1) as usize),
+                    l.ply,
                     l.window_start_ply,
                     l.counted,
                     l.required,
@@ -340,6 +520,7 @@ pub fn screen_text(g: &GameScreen, start: &Position, lang: TextLang) -> String {
     }
     if let Some(d) = &g.early_draw {
         for &lg in lang.langs() {
+            let head = head_of(lg);
             let _ = match lg {
                 Lang::En => writeln!(
                     out,
@@ -352,16 +533,40 @@ pub fn screen_text(g: &GameScreen, start: &Position, lang: TextLang) -> String {
     }
     if !g.undetermined.is_empty() {
         let plies: Vec<String> = g.undetermined.iter().map(|p| p.to_string()).collect();
-        let _ = writeln!(
-            out,
-            "{head}: nature undetermined (search budget) at plies {}",
-            plies.join(", ")
-        );
+        for &lg in lang.langs() {
+            let head = head_of(lg);
+            let _ = match lg {
+                Lang::En => writeln!(
+                    out,
+                    "{head}: nature undetermined (search budget) at plies {}",
+                    plies.join(", ")
+                ),
+                Lang::Zh => writeln!(
+                    out,
+                    "{head}：第{}步的性质未定（超出搜索预算）",
+                    plies.join("、")
+                ),
+            };
+        }
     }
-    if let (true, Some(e)) = (g.unreadable, &g.error) {
-        let _ = writeln!(out, "{}: cannot be read: {e}", g.source);
-    } else if let Some(e) = &g.error {
-        let _ = writeln!(out, "{head}: screened {} plies only: {e}", g.plies);
+    for &lg in lang.langs() {
+        let _ = match (lg, g.unreadable, &g.error) {
+            (Lang::En, true, Some(e)) => writeln!(out, "{}: cannot be read: {e}", g.source),
+            (Lang::Zh, true, Some(_)) => {
+                writeln!(out, "{}：无法读取：{}", g.source, error_zh_text())
+            }
+            (Lang::En, false, Some(e)) => {
+                writeln!(out, "{}: screened {} plies only: {e}", head_of(lg), g.plies)
+            }
+            (Lang::Zh, false, Some(_)) => writeln!(
+                out,
+                "{}：只检查了前{}步：{}",
+                head_of(lg),
+                g.plies,
+                error_zh_text()
+            ),
+            (_, _, None) => Ok(()),
+        };
     }
     out
 }

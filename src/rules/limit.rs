@@ -448,6 +448,42 @@ pub struct LimitReport {
     pub certain: bool,
     /// The claimant's moves in the window, in order.
     pub moves: Vec<CountedMove>,
+    /// How the text numbers the moves (回合) beside the plies (not in the JSON, whose moves
+    /// carry their own numbers).
+    #[serde(skip)]
+    pub numbering: MoveNumbering,
+}
+
+/// How plies map to move numbers (回合): the number of the first move, and whether Black makes
+/// the first ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveNumbering {
+    pub first: u32,
+    pub black_first: bool,
+}
+
+impl Default for MoveNumbering {
+    fn default() -> MoveNumbering {
+        MoveNumbering {
+            first: 1,
+            black_first: false,
+        }
+    }
+}
+
+impl MoveNumbering {
+    /// The numbering of a game played from `start`.
+    pub fn of(start: &Position) -> MoveNumbering {
+        MoveNumbering {
+            first: start.fullmoves().max(1),
+            black_first: start.turn() == Color::Black,
+        }
+    }
+
+    /// The move number of ply `ply` (1-based; ply 0 counts as the first).
+    pub fn of_ply(self, ply: u32) -> u32 {
+        self.first + (ply.max(1) - 1 + u32::from(self.black_first)) / 2
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -601,6 +637,7 @@ pub fn count(
         verdict,
         certain,
         moves,
+        numbering: MoveNumbering::default(),
     })
 }
 
@@ -732,6 +769,7 @@ pub fn claim_with_natures(
     if report.window_start_ply == 0 {
         report.unrecorded_plies = start.halfmoves();
     }
+    report.numbering = MoveNumbering::of(start);
     // Name the claimant's moves in the notations arbiters read.
     let mut pos = *start;
     let mut listed = report.moves.iter_mut().peekable();
@@ -823,23 +861,34 @@ fn profile_title(name: &str, lang: Lang) -> String {
     }
 }
 
-/// Writes a list of plies of one side compactly: runs two plies apart become "3-41".
-fn ply_list(plies: &[u32]) -> String {
-    let mut parts = Vec::new();
+/// The runs of a list of plies of one side: plies two apart, as (first, last).
+fn ply_runs(plies: &[u32]) -> Vec<(u32, u32)> {
+    let mut runs = Vec::new();
     let mut i = 0;
     while i < plies.len() {
         let mut j = i;
         while j + 1 < plies.len() && plies[j + 1] == plies[j] + 2 {
             j += 1;
         }
-        parts.push(if j > i {
-            format!("{}-{}", plies[i], plies[j])
-        } else {
-            plies[i].to_string()
-        });
+        runs.push((plies[i], plies[j]));
         i = j + 1;
     }
-    parts.join(", ")
+    runs
+}
+
+/// Writes a list of plies of one side compactly: runs two plies apart become "3-41".
+fn ply_list(plies: &[u32]) -> String {
+    ply_runs(plies)
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl LimitReport {
@@ -893,16 +942,18 @@ impl LimitReport {
             (Verdict::Valid, Lang::En) => format!("VALID: {c}'s claim stands, the game is drawn."),
             (Verdict::Valid, Lang::Zh) => format!("提和成立：{}方要求成立，判和。", c.name_zh()),
             (Verdict::GameOver, Lang::En) => format!(
-                "NOT VALID: {} is {} on the board at ply {}; the result on the board takes precedence over the draw.",
+                "NOT VALID: {} is {} on the board at move {}, ply {}; the result on the board takes precedence over the draw.",
                 self.loser.map_or("the side to move", |l| l.name()),
                 match self.ending {
                     Some(Ending::Stalemate) => "stalemated (no legal move: loses)",
                     _ => "checkmated",
                 },
+                self.numbering.of_ply(self.at_ply),
                 self.at_ply
             ),
             (Verdict::GameOver, Lang::Zh) => format!(
-                "提和不成立：第{}步{}方被{}，棋局已分胜负，胜负优先于限着和棋。",
+                "提和不成立：第{}回合（第{}步）{}方被{}，棋局已分胜负，胜负优先于限着和棋。",
+                self.numbering.of_ply(self.at_ply),
                 self.at_ply,
                 self.loser.map_or("", |l| l.name_zh()),
                 match self.ending {
@@ -971,7 +1022,8 @@ impl LimitReport {
         };
         match lang {
             Lang::En => format!(
-                "{c} claims at ply {} ({}): {}",
+                "{c} claims at move {}, ply {} ({}): {}",
+                self.numbering.of_ply(self.at_ply),
                 self.at_ply,
                 self.profile,
                 match self.verdict {
@@ -995,8 +1047,9 @@ impl LimitReport {
                 }
             ),
             Lang::Zh => format!(
-                "{}方第{}步提和（{}）：{}",
+                "{}方第{}回合（第{}步）提和，{}：{}",
                 c.name_zh(),
+                self.numbering.of_ply(self.at_ply),
                 self.at_ply,
                 profile_title(&self.profile, lang),
                 match self.verdict {
@@ -1024,6 +1077,7 @@ impl LimitReport {
             .iter()
             .filter(|m| m.nature != NatureKind::Idle)
             .partition(|m| m.void.is_some());
+        let num = |ply: u32| self.numbering.of_ply(ply);
         let line = |m: &CountedMove| -> String {
             let name = match lang {
                 Lang::En => m.wxf.as_deref(),
@@ -1042,6 +1096,19 @@ impl LimitReport {
                 (Some(VoidReason::AttackCap), Lang::Zh) => "（不计：超出攻着限额）",
                 (None, _) => "",
             };
+            if lang == Lang::Zh {
+                // (The Chinese notation only: the squares belong to the English rows.)
+                let mv = m.chinese.as_deref().map_or_else(
+                    || m.mv.map_or_else(String::new, |mv| mv.to_string()),
+                    str::to_owned,
+                );
+                return format!(
+                    "    第{:>3}回合 第{:>3}步 {mv} {}{why}\n",
+                    num(m.ply),
+                    m.ply,
+                    nature_name(m.nature, lang)
+                );
+            }
             format!(
                 "    {:>4}{mv} {}{why}\n",
                 m.ply,
@@ -1061,9 +1128,10 @@ impl LimitReport {
             say("empty".into(), "空".into())
         } else {
             let (from, to) = (self.window_start_ply + 1, self.window_end_ply);
+            let (a, b) = (num(from), num(to));
             say(
-                format!("plies {from}-{to}"),
-                format!("第{from}步至第{to}步"),
+                format!("moves {a}-{b}, plies {from}-{to}"),
+                format!("第{a}-{b}回合（第{from}-{to}步）"),
             )
         };
         let origin = match (self.last_capture_ply, self.counting) {
@@ -1071,15 +1139,19 @@ impl LimitReport {
                 if Some(self.window_start_ply) != self.last_capture_ply =>
             {
                 let p = self.window_start_ply;
+                let m = num(p);
                 say(
-                    format!("counting from the claim at ply {p}"),
-                    format!("自第{p}步提出时起"),
+                    format!("counting from the claim at move {m}, ply {p}"),
+                    format!("自第{m}回合（第{p}步）提出时起"),
                 )
             }
-            (Some(p), _) => say(
-                format!("after the capture at ply {p}"),
-                format!("第{p}步吃子之后"),
-            ),
+            (Some(p), _) => {
+                let m = num(p);
+                say(
+                    format!("after the capture at move {m}, ply {p}"),
+                    format!("第{m}回合（第{p}步）吃子之后"),
+                )
+            }
             (None, _) => say("no capture since the start".into(), "开局以来未吃子".into()),
         };
         let undetermined = match (self.undetermined, zh) {
@@ -1100,16 +1172,17 @@ impl LimitReport {
         };
         let (cz, oz) = (c.name_zh(), c.other().name_zh());
         let (at, n) = (self.at_ply, self.claimant_moves);
+        let at_move = num(at);
         let (checks, threats, chases) = (self.checks, self.mate_threats, self.chases);
         let (void, counted, required) = (self.void, self.counted, self.required);
         out += &say(
             format!(
-                "Natural move limit claim by {c} at ply {at} (profile {}, counting {})\n",
+                "Natural move limit claim by {c} at move {at_move}, ply {at} (profile {}, counting {})\n",
                 self.profile,
                 self.counting.name()
             ),
             format!(
-                "自然限着提和：{cz}方，第{at}步（{}，计数方式：{}）\n",
+                "自然限着提和：{cz}方，第{at_move}回合（第{at}步）；{}，计数方式：{}\n",
                 profile_title(&self.profile, lang),
                 match self.counting {
                     CountingMode::FromCapture => "自最后吃子起",
@@ -1120,7 +1193,7 @@ impl LimitReport {
         out += &format!("{}\n", self.verdict_text(lang));
         out += &say(
             format!("Window: {window} ({origin})\n"),
-            format!("计数范围：{window}（{origin}）\n"),
+            format!("计数范围：{window}，{origin}\n"),
         );
         out += &say(
             format!(
@@ -1157,10 +1230,20 @@ impl LimitReport {
             void_moves.iter().for_each(|m| out += &line(m));
         }
         if !idle.is_empty() {
-            let plies = ply_list(&idle);
             out += &say(
-                format!("Idle moves (counted), by ply: {plies}\n"),
-                format!("闲着（计入），步数：{plies}\n"),
+                format!("Idle moves (counted), by ply: {}\n", ply_list(&idle)),
+                format!(
+                    "闲着（计入）：{}\n",
+                    ply_runs(&idle)
+                        .iter()
+                        .map(|&(a, b)| if a == b {
+                            format!("第{}回合（第{a}步）", num(a))
+                        } else {
+                            format!("第{}-{}回合（第{a}-{b}步）", num(a), num(b))
+                        })
+                        .collect::<Vec<_>>()
+                        .join("、")
+                ),
             );
         }
         if !self.certain {

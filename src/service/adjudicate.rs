@@ -80,10 +80,19 @@ impl AdjudicateReport {
     pub fn to_text_in(&self, lang: crate::report::text::TextLang) -> String {
         let mut out = crate::report::text::adjudicate_text(&self.report, &self.line.start, lang);
         if let Some(e) = &self.line.error {
-            out.push_str(&format!(
-                "\nthe record is broken: ruled on its first {} plies only: {e}\n",
-                self.line.moves.len()
-            ));
+            let n = self.line.moves.len();
+            out.push('\n');
+            if lang != crate::report::text::TextLang::En {
+                out.push_str(&format!(
+                    "棋谱有误：只裁决了前{n}步：{}\n",
+                    crate::report::text::error_zh(e, Some(&self.line.start))
+                ));
+            }
+            if lang != crate::report::text::TextLang::Zh {
+                out.push_str(&format!(
+                    "the record is broken: ruled on its first {n} plies only: {e}\n"
+                ));
+            }
         }
         out
     }

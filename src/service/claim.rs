@@ -92,7 +92,10 @@ impl ClaimOutcome {
         if let Some(e) = &self.line.error {
             let n = self.line.moves.len();
             out.push_str(&match lang {
-                Lang::Zh => format!("\n棋谱有误：只判断了前{n}个半回合：{e}\n"),
+                Lang::Zh => format!(
+                    "\n棋谱有误：只判断了前{n}步：{}\n",
+                    crate::report::text::error_zh(e, Some(&self.line.start))
+                ),
                 Lang::En => {
                     format!("\nThe record is broken: judged on its first {n} plies only: {e}\n")
                 }
