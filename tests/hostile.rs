@@ -8,17 +8,14 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use xiangqi_arbiter::record::{self, Format, dhtmlxq, pgn, read_bytes};
 
+mod common;
+use common::xqa_cmd;
+
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("xqa-hostile-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn xqa_cmd(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_xqa"));
-    c.args(args);
-    c
 }
 
 /// Waits for a child at most `limit`, killing it when it takes longer (a hang fails the test

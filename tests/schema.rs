@@ -4,20 +4,9 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn xqa(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_xqa"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("xqa runs");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8(o.stdout).unwrap(),
-        String::from_utf8(o.stderr).unwrap(),
-    )
-}
+mod common;
+use common::{json_lines, xqa};
 
 fn root() -> Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema.json");
@@ -45,13 +34,6 @@ fn check(def: &str, doc: &Value, what: &str) {
         assert!(errors.is_empty(), "{what}: {errors:#?}\n{doc:#}");
     }
     assert_eq!(doc["schema"], 1, "{what}");
-}
-
-fn json_lines(out: &str) -> Vec<Value> {
-    out.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
 }
 
 fn samples() -> Vec<PathBuf> {
