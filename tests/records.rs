@@ -1184,7 +1184,10 @@ fn dhtmlxq_does_not_write_tags_named_as_viewer_fields_that_a_reader_drops() {
                 1. h2e2 h9g7 *\n";
     let game = &pgn::read_str(text, "t.pgn")[0].game;
     let written = dhtmlxq::write_games([game]);
-    assert!(!written.to_ascii_lowercase().contains("dhtmlxq_format]"), "{written}");
+    assert!(
+        !written.to_ascii_lowercase().contains("dhtmlxq_format]"),
+        "{written}"
+    );
     let back = dhtmlxq::read_str(&written, "t.txt");
     assert!(back[0].error.is_none(), "{:?}", back[0].error);
     assert_eq!(dhtmlxq::write_games([&back[0].game]), written);
