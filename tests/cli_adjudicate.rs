@@ -1,18 +1,7 @@
 //! `xqa adjudicate` end to end: a record read by path, the natural move limit section, --at.
 
-use std::process::Command;
-
-fn xqa(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_xqa"))
-        .args(args)
-        .output()
-        .expect("xqa runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::xqa;
 
 #[test]
 fn natural_limit_section_for_both_claimants() {

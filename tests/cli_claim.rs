@@ -3,22 +3,10 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn xqa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xqa"))
-        .args(args)
-        .output()
-        .expect("xqa runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
+mod common;
+use common::{stderr, stdout, xqa_output as xqa};
 
 fn sample_path(file: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -4,20 +4,9 @@
 //! the languages of the text reports (`--lang zh|en|both`).
 
 use serde_json::Value;
-use std::process::Command;
 
-fn xqa(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_xqa"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("xqa runs");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8(o.stdout).unwrap(),
-        String::from_utf8(o.stderr).unwrap(),
-    )
-}
+mod common;
+use common::xqa;
 
 /// Broken at ply 11 (车一进三 at line 12, column 4): 10 legal plies.
 const BROKEN: &str = "pgn-samples/illegal-move-chinese.pgn";

@@ -2,25 +2,8 @@
 //! as `xqa adjudicate` gives for that game alone, rulings due on the third occurrence, unreadable
 //! inputs.
 
-use std::process::Command;
-
-fn xqa(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_xqa"))
-        .args(args)
-        .output()
-        .expect("xqa runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn json_lines(out: &str) -> Vec<serde_json::Value> {
-    out.lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
-}
+mod common;
+use common::{json_lines, xqa};
 
 #[test]
 fn every_game_of_the_samples_is_screened_as_adjudicate_rules_it() {

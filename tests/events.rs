@@ -1,26 +1,15 @@
 //! Event files (issue 14): the two shipped events, the format's errors, and `--event` on
 //! claim, adjudicate and screen.
 
-use std::process::Command;
-
 use xiangqi_arbiter::rules::OccurrenceCounting;
 use xiangqi_arbiter::rules::event::Event;
 use xiangqi_arbiter::rules::limit::CountingMode;
 
+mod common;
+use common::xqa;
+
 const NATIONAL: &str = "events/2020-national-individual.json";
 const TIANSHUI: &str = "events/2024-tianshui-amateur.json";
-
-fn xqa(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_xqa"))
-        .args(args)
-        .output()
-        .expect("xqa runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn limits(e: &Event, tc: Option<&str>) -> (u32, Option<u32>, Option<u32>, Option<u32>) {
     let l = &e.time_control(tc).unwrap().limit;

@@ -1174,3 +1174,29 @@ fn a_missing_move_is_named() {
         );
     }
 }
+
+#[test]
+fn dhtmlxq_does_not_write_tags_named_as_viewer_fields_that_a_reader_drops() {
+    // (Found by the records fuzz target on pgn-samples/annotated-iccs.pgn: its Format tag was
+    // written as the viewer field DhtmlXQ_Format, dropped on reading back, so the record printed
+    // differently the second time.)
+    let text = "[Event \"e\"]\n[Format \"ICCS\"]\n[Length \"90 minutes\"]\n[Ver \"3\"]\n\n\
+                1. h2e2 h9g7 *\n";
+    let game = &pgn::read_str(text, "t.pgn")[0].game;
+    let written = dhtmlxq::write_games([game]);
+    assert!(
+        !written.to_ascii_lowercase().contains("dhtmlxq_format]"),
+        "{written}"
+    );
+    let back = dhtmlxq::read_str(&written, "t.txt");
+    assert!(back[0].error.is_none(), "{:?}", back[0].error);
+    assert_eq!(dhtmlxq::write_games([&back[0].game]), written);
+    // The other tags keep their values (under a name the viewer does not take).
+    for value in ["90 minutes", "3", "e"] {
+        assert!(
+            back[0].game.tags.iter().any(|(_, v)| v == value),
+            "{value}: {:?}",
+            back[0].game.tags
+        );
+    }
+}

@@ -4,20 +4,8 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use xiangqi_arbiter::{Position, Setup, perft};
 
-fn xqa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xqa"))
-        .args(args)
-        .output()
-        .expect("xqa runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod common;
+use common::{stderr, stdout, xqa_output as xqa};
 
 /// Asserts the exit code and that nothing panicked.
 fn expect_code(o: &Output, code: i32, what: &str) {

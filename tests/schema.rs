@@ -4,20 +4,9 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn xqa(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_xqa"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("xqa runs");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8(o.stdout).unwrap(),
-        String::from_utf8(o.stderr).unwrap(),
-    )
-}
+mod common;
+use common::{json_lines, xqa};
 
 fn root() -> Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema.json");
@@ -45,13 +34,6 @@ fn check(def: &str, doc: &Value, what: &str) {
         assert!(errors.is_empty(), "{what}: {errors:#?}\n{doc:#}");
     }
     assert_eq!(doc["schema"], 1, "{what}");
-}
-
-fn json_lines(out: &str) -> Vec<Value> {
-    out.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
 }
 
 fn samples() -> Vec<PathBuf> {
@@ -277,4 +259,45 @@ fn the_schema_rejects_the_old_names() {
     assert!(v.is_valid(&e));
     e["error"]["column"] = 0.into();
     assert!(!v.is_valid(&e));
+}
+
+#[test]
+fn the_web_review_gives_the_schema_error_object() {
+    // (The review is the server's /api/review; its `error` is the error object of every other
+    // report, not a shape of its own.)
+    use xiangqi_arbiter::service::{self, GameInput};
+    let error = validator(Some("error"));
+    let mut broken = 0;
+    let mut binary = false;
+    let mut files = samples();
+    files.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/binary/cut.xqf"));
+    let xqf = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/binary/xqf_misc/eleeye_SAMPLE.XQF"),
+    )
+    .unwrap();
+    for path in files {
+        let name = path.display().to_string();
+        let bytes = if name.ends_with("cut.xqf") {
+            // A binary record cut inside its moves: located by a byte offset.
+            xqf[..0x440].to_vec()
+        } else {
+            std::fs::read(&path).unwrap()
+        };
+        let Ok(review) = service::review(&GameInput::record(bytes.clone(), &name, 1)) else {
+            continue;
+        };
+        let Some(e) = &review.error else { continue };
+        broken += 1;
+        let errors: Vec<String> = error.iter_errors(e).map(|x| x.to_string()).collect();
+        assert!(errors.is_empty(), "{name}: {errors:?}\n{e:#}");
+        let report = &service::validate(&bytes, &name)[0];
+        let v = serde_json::to_value(report).unwrap();
+        assert_eq!(&v["error"], e, "{name}: the review's error is validate's");
+        if name.ends_with("cut.xqf") {
+            assert!(e["offset"].is_u64(), "{e}");
+            assert_eq!(e["line"], Value::Null, "{e}");
+            binary = true;
+        }
+    }
+    assert!(broken >= 2 && binary, "{broken} {binary}");
 }

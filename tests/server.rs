@@ -5,8 +5,10 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
+
+mod common;
 
 struct Server {
     child: Child,
@@ -21,8 +23,7 @@ impl Drop for Server {
 }
 
 fn start(extra: &[&str]) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xqa"))
-        .args(["serve", "--port", "0"])
+    let mut child = common::xqa_cmd(&["serve", "--port", "0"])
         .args(extra)
         .stderr(Stdio::piped())
         .spawn()
@@ -40,14 +41,8 @@ fn start(extra: &[&str]) -> Server {
 }
 
 fn cli(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_xqa"))
-        .args(args)
-        .output()
-        .expect("xqa runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-    )
+    let (code, out, _) = common::xqa(args);
+    (code, out)
 }
 
 fn samples() -> Vec<PathBuf> {

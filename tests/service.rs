@@ -3,21 +3,11 @@
 //! output), and its errors carry the CLI's message and exit code.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use xiangqi_arbiter::Color;
 use xiangqi_arbiter::service::{self, AdjudicateOptions, ClaimRequest, GameInput};
 
-fn xqa(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_xqa"))
-        .args(args)
-        .output()
-        .expect("xqa runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+mod common;
+use common::xqa;
 
 fn samples() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("pgn-samples");

@@ -11,10 +11,16 @@
 //! (`Format`, `FEN`, `Result`) and the spelling of tag names that a format cannot hold as they are
 //! (compared by value only); several comments of one move are joined into one in DhtmlXQ, which
 //! has no NAGs.
+//!
+//! A ninth choice of the first byte wraps the rest in a CBL library (a header, an index of no
+//! slot, then the CBR magic and the rest: records on the 4,096-byte slots after it), which the
+//! small inputs of a fuzz run could not reach otherwise: the library must read the same record
+//! by record from memory and from a stream handed out in pieces of every size, then as above.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use xiangqi_arbiter::Notation;
+use xiangqi_arbiter::record::cbl::{CblItem, CblReader, Forward};
 use xiangqi_arbiter::record::{
     Format, Game, GameResult, Line, dhtmlxq, pgn, read_bytes, wxf_file,
 };
@@ -179,11 +185,66 @@ fn wxf_round_trip(game: &Game) {
     assert_eq!(text, again, "WXF printer not stable");
 }
 
+/// A library around `records`: the CBL header with no index slot, the CBR magic, `records`.
+fn library(records: &[u8]) -> Vec<u8> {
+    let mut lib = b"CCBridgeLibrary\0".to_vec();
+    lib.resize(66_624, 0);
+    lib.extend_from_slice(b"CCBridge Record\0");
+    lib.extend_from_slice(records);
+    lib
+}
+
+/// A reader handing out pieces of sizes 1, 2, ..., `step`, 1, 2, ...
+struct Pieces<'a> {
+    bytes: &'a [u8],
+    step: usize,
+    next: usize,
+}
+
+impl std::io::Read for Pieces<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.next = self.next % self.step + 1;
+        let n = self.next.min(buf.len()).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+fn items<R: std::io::Read + std::io::Seek>(r: CblReader<R>) -> Vec<String> {
+    r.map(|item| match item {
+        CblItem::Record {
+            index,
+            offset,
+            bytes,
+        } => format!("{index} {offset} {bytes:?}"),
+        CblItem::Failed { index, error } => format!("{index} {error}"),
+    })
+    .collect()
+}
+
 fuzz_target!(|data: &[u8]| {
     let Some((&first, rest)) = data.split_first() else {
         return;
     };
-    let format = FORMATS[first as usize % FORMATS.len()];
+    let choice = first as usize % (FORMATS.len() + 1);
+    let lib;
+    let (rest, format) = if choice == FORMATS.len() {
+        lib = library(rest);
+        let want = items(CblReader::new(std::io::Cursor::new(&lib)));
+        for step in [1, 7, 4096, 70_000] {
+            let stream = Pieces {
+                bytes: &lib,
+                step,
+                next: 0,
+            };
+            let got = items(CblReader::new(Forward::new(stream)));
+            assert_eq!(want, got, "CBL from a stream in pieces of up to {step}");
+        }
+        (&lib[..], Some(Format::Cbl))
+    } else {
+        (rest, FORMATS[choice])
+    };
     for entry in read_bytes("fuzz", rest, format) {
         if let Some(e) = &entry.error {
             // Every error can be printed.

@@ -6,8 +6,8 @@ use crate::error::{guarded, record_err, service_err};
 use crate::pool::Pool;
 use crate::source::{Source, extract_many};
 use pyo3::prelude::*;
-use xiangqi_arbiter::record::{GameEntry, dhtmlxq, pgn, walk, wxf_file};
-use xiangqi_arbiter::report::ConvertFormat;
+use xiangqi_arbiter::record::{GameEntry, walk};
+use xiangqi_arbiter::report::{self, ConvertFormat};
 use xiangqi_arbiter::service;
 
 /// A serde report handed to Python: `json.loads` of its JSON text, so that the objects are the
@@ -130,17 +130,7 @@ pub fn write_game(
     }
     guarded(|| {
         let mut text = String::new();
-        match format {
-            ConvertFormat::Pgn => pgn::write_game(&entry.game, notation, &mut text),
-            ConvertFormat::Dhtmlxq => {
-                dhtmlxq::write_game(&entry.game, &mut text);
-                text.push('\n');
-            }
-            ConvertFormat::Wxf => {
-                wxf_file::write_game(&entry.game, &mut text);
-                text.push('\n');
-            }
-        }
+        report::write_converted(&entry.game, notation, format, &mut text);
         text
     })
 }

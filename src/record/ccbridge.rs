@@ -14,7 +14,8 @@
 //!   The tree is stored depth first, as in XQF.
 //! * **CBL**: magic `CCBridgeLibrary\0`, the slot count at 60, the library name at 64, an index of
 //!   276 bytes a slot after 66,624 bytes, then the CBR records on 4,096-byte boundaries (a long
-//!   record takes several slots; records are found by their magic).
+//!   record takes several slots; records are found by their magic). Read record by record by
+//!   [`super::cbl::CblReader`].
 //! * **CBF**: XML `<ChineseChessRecord><Head>…<FEN>…</Head><MoveList><Move value="xy-xy"
 //!   [end="1"]>[comment]</Move>…`, `y` from the top; the first `Move` (`00-00`) is the root.
 //!   `end="1"` ends a line; the moves are stored depth first like CBR.
@@ -30,11 +31,7 @@ use crate::position::Position;
 use crate::setup::Setup;
 use crate::types::{Color, Move, Piece, Role, Square};
 
-const CBR_MAGIC: &[u8; 16] = b"CCBridge Record\0";
-const CBL_MAGIC: &[u8; 16] = b"CCBridgeLibrary\0";
-const CBL_SLOT: usize = 4096;
-const CBL_INDEX_START: usize = 66_624;
-const CBL_INDEX_ENTRY: usize = 276;
+use super::cbl::{CBL_MAGIC, CBR_MAGIC};
 
 /// The three CCBridge file kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -133,16 +130,10 @@ pub fn read_kind(bytes: &[u8], kind: CcbridgeKind, source: &str) -> Vec<GameEntr
     };
     match kind {
         CcbridgeKind::Cbr => vec![entry(source, 0, Format::Cbr, parse_cbr(bytes, 0))],
-        CcbridgeKind::Cbl => match cbl_records(bytes) {
-            Ok(ranges) => ranges
-                .into_iter()
-                .enumerate()
-                .map(|(i, (start, end))| {
-                    entry(source, i, Format::Cbl, parse_cbr(&bytes[start..end], start))
-                })
-                .collect(),
-            Err(e) => vec![GameEntry::failed(source, 0, Format::Cbl, e)],
-        },
+        // (Record by record, as from a file: see `super::cbl`.)
+        CcbridgeKind::Cbl => super::cbl::CblReader::new(std::io::Cursor::new(bytes))
+            .map(|item| item.into_entry(source))
+            .collect(),
         CcbridgeKind::Cbf => {
             let mut e = entry(source, 0, Format::Cbf, parse_cbf(bytes));
             e.encoding = Some(TextEncoding::Utf8);
@@ -172,110 +163,14 @@ fn entry(
     }
 }
 
-// ------------------------------------------------------------------------------------------------
-// CBL
-// ------------------------------------------------------------------------------------------------
-
-/// Reads record `index` of a library, at `range` of its bytes (from [`cbl_records`]): one record
-/// at a time, so that a large library is parsed in bounded memory. A record over
-/// [`super::limits::Limits::max_game_bytes`] is an error.
-pub(crate) fn read_cbl_record(
-    bytes: &[u8],
-    (start, end): (usize, usize),
-    index: usize,
-    source: &str,
-) -> GameEntry {
-    let max = super::limits::limits().max_game_bytes;
-    if end - start > max {
-        return GameEntry::failed(
-            source,
-            index,
-            Format::Cbl,
-            super::limits::too_many_bytes(max)
-                .at_offset(start as u64)
-                .in_source(source)
-                .in_game(index),
-        );
-    }
+/// The entry of record `index` of a library, at byte `offset` of it (see [`super::cbl`]).
+pub(crate) fn record_entry(source: &str, index: usize, offset: u64, bytes: &[u8]) -> GameEntry {
     entry(
         source,
         index,
         Format::Cbl,
-        parse_cbr(&bytes[start..end], start),
+        parse_cbr(bytes, offset as usize),
     )
-}
-
-/// The byte ranges of the CBR records of a library.
-pub(crate) fn cbl_records(bytes: &[u8]) -> Result<Vec<(usize, usize)>, RecordError> {
-    if bytes.len() < 64 {
-        return Err(RecordError::new(
-            kind::TRUNCATED,
-            format!(
-                "a CBL header is 64 bytes or more, the file has {}",
-                bytes.len()
-            ),
-        )
-        .at_offset(bytes.len() as u64));
-    }
-    if !bytes.starts_with(CBL_MAGIC) {
-        // Without the magic a scan for CBR records would call random bytes an empty library.
-        return Err(RecordError::new(
-            kind::BAD_HEADER,
-            "not a CBL library (no 'CCBridgeLibrary' magic)",
-        )
-        .at_offset(0));
-    }
-    let slots = u32::from_le_bytes([bytes[60], bytes[61], bytes[62], bytes[63]]) as usize;
-    let first = slots
-        .checked_mul(CBL_INDEX_ENTRY)
-        .and_then(|n| n.checked_add(CBL_INDEX_START));
-    let mut starts = Vec::new();
-    if let Some(first) = first {
-        let mut at = first;
-        while at + CBR_MAGIC.len() <= bytes.len() {
-            if bytes[at..].starts_with(CBR_MAGIC) {
-                starts.push(at);
-            }
-            at += CBL_SLOT;
-        }
-    }
-    if starts.is_empty() {
-        // The index size does not lead to the records: find them by their magic anywhere.
-        let mut at = CBL_MAGIC.len();
-        while at + CBR_MAGIC.len() <= bytes.len() {
-            if bytes[at..].starts_with(CBR_MAGIC) {
-                starts.push(at);
-                at += CBR_MAGIC.len();
-            } else {
-                at += 1;
-            }
-        }
-    }
-    if starts.is_empty() {
-        // Nothing after the index: a library cut short (a complete empty library ends with its
-        // index).
-        let index_end = first.unwrap_or(usize::MAX);
-        if bytes.len() != index_end {
-            return Err(RecordError::new(
-                kind::TRUNCATED,
-                if bytes.len() < index_end {
-                    format!(
-                        "the library ends inside its index ({slots} slots need {index_end} \
-                         bytes, the file has {})",
-                        bytes.len()
-                    )
-                } else {
-                    format!(
-                        "no CBR record after the index ({} bytes after it)",
-                        bytes.len() - index_end
-                    )
-                },
-            )
-            .at_offset(bytes.len() as u64));
-        }
-    }
-    let ends = starts.iter().skip(1).copied().chain([bytes.len()]);
-    Ok(starts.iter().copied().zip(ends).collect())
 }
 
 // ------------------------------------------------------------------------------------------------

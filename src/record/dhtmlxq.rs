@@ -847,6 +847,11 @@ pub fn write_game(game: &Game, out: &mut String) {
             fen_tag = true;
             continue;
         }
+        if k.eq_ignore_ascii_case("Format") {
+            // PGN's notation marker (decided by each writer; DhtmlXQ moves are coordinates). As
+            // `DhtmlXQ_format`, a viewer field, it would be dropped on reading back.
+            continue;
+        }
         let name = field_name(k);
         let name = name.as_ref();
         if name == "result" {
@@ -926,6 +931,8 @@ fn field_name(tag: &str) -> std::borrow::Cow<'_, str> {
     let reserved = |n: &str| {
         n.is_empty()
             || matches!(n, "binit" | "fen" | "movelist" | "trailing_text")
+            // (A reader drops the viewer's fields: a tag of that name keeps its value as X...)
+            || VIEWER_FIELDS.iter().any(|v| v.eq_ignore_ascii_case(n))
             || n.starts_with("move_")
             || n.strip_prefix("comment").is_some_and(|rest| {
                 !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit() || b == b'_')

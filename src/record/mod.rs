@@ -7,12 +7,15 @@
 //!   `io`.
 //! * [`for_each_game`]`(&[Input], |GameEntry| ...)`: the streaming driver for many files,
 //!   directories ([`expand`]) and standard input. PGN and DhtmlXQ are cut into games as they are
-//!   read ([`pgn::PgnSplitter`], [`dhtmlxq_split::DhtmlSplitter`]), CBL libraries into records; batches of games are parsed and replayed on all cores (rayon) and
-//!   handed back in input order. Memory is bounded by the batch (1,024 games or 16 MiB), not by
-//!   the file size.
+//!   read ([`pgn::PgnSplitter`], [`dhtmlxq_split::DhtmlSplitter`]), CBL libraries record by
+//!   record ([`cbl::CblReader`]); XQF and CBR files are one record each, read up to the cap on
+//!   one game. Batches of games are parsed and replayed on all cores (rayon) and handed back in
+//!   input order. Memory is bounded by the batch (1,024 games or 16 MiB) and one game (the
+//!   [`limits::Limits::max_game_bytes`] cap), not by the file size.
 //! * Per format: [`pgn::PgnReader`] (an iterator over any `BufRead`), [`pgn::read_str`],
 //!   [`pgn::parse_game`]; [`dhtmlxq::read_str`] (every `[DhtmlXQ]` block of a text or HTML page);
-//!   [`xqf::read_entry`]; [`ccbridge::read_kind`] (CBR, CBL, CBF).
+//!   [`xqf::read_entry`]; [`ccbridge::read_kind`] (CBR, CBL, CBF); [`cbl::CblReader`] (the
+//!   records of a CBL library from any `Read + Seek`, one at a time).
 //!
 //! Each game comes as a [`GameEntry`]: `source`, `index` (0-based), `format`, `notation`,
 //! `encoding`, the [`Game`] (complete, or everything before the first error), `error:
@@ -38,6 +41,7 @@
 // returned once per bad game, never in a hot loop, so its size does not matter.
 #![allow(clippy::result_large_err)]
 
+pub mod cbl;
 pub mod ccbridge;
 pub mod dhtmlxq;
 pub mod dhtmlxq_split;

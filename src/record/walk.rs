@@ -9,10 +9,12 @@
 //! * [`games`]: every game of some inputs, one at a time on the calling thread (behind
 //!   [`super::load_game`]: memory bounded by one game).
 //! * [`for_each_game`]: the streaming, parallel driver behind `xqa validate` and `xqa convert`.
-//!   PGN and DhtmlXQ sources are cut into games as they are read, CBL libraries into records; batches of games (from one or many files)
-//!   are parsed and replayed on all cores with rayon, and handed to the callback in input order.
+//!   PGN and DhtmlXQ sources are cut into games as they are read, CBL libraries into records
+//!   ([`super::cbl`]); batches of games (from one or many files) are parsed and replayed on all
+//!   cores with rayon, and handed to the callback in input order.
 //!   Memory is bounded by the batch size, whatever the size of the files.
 
+use super::cbl::{CblItem, CblReader, Forward};
 use super::dhtmlxq_split::{DhtmlChunk, DhtmlSplitter};
 use super::encoding;
 use super::error::{RecordError, kind};
@@ -20,7 +22,7 @@ use super::game::{Format, GameEntry};
 use super::pgn::{self, PgnSplitter, RawGame};
 use rayon::prelude::*;
 use std::fs;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -378,8 +380,8 @@ enum Unit {
     Pgn(Arc<str>, RawGame),
     Dhtml(Arc<str>, DhtmlChunk),
     Whole(Arc<str>, Format, Vec<u8>),
-    /// One record of a CBL library: the library's bytes, the record's range and index.
-    Cbl(Arc<str>, Arc<[u8]>, (usize, usize), usize),
+    /// One record of a CBL library, read from it one at a time.
+    Cbl(Arc<str>, CblItem),
     Failed(Box<GameEntry>),
 }
 
@@ -393,7 +395,7 @@ impl Unit {
             Unit::Pgn(_, r) => r.text.len(),
             Unit::Dhtml(_, c) => c.bytes.len(),
             Unit::Whole(_, _, b) => b.len(),
-            Unit::Cbl(_, _, (s, e), _) => e - s,
+            Unit::Cbl(_, item) => item.size(),
             Unit::Failed(_) => 64,
         }
     }
@@ -404,7 +406,7 @@ impl Unit {
         match self {
             Unit::Pgn(_, r) => r.error.is_some(),
             Unit::Dhtml(_, c) => c.error.is_some(),
-            Unit::Failed(_) => true,
+            Unit::Failed(_) | Unit::Cbl(_, CblItem::Failed { .. }) => true,
             _ => false,
         }
     }
@@ -414,8 +416,11 @@ impl Unit {
             Unit::Pgn(src, raw) => vec![pgn::parse_raw(&raw, &src)],
             Unit::Dhtml(src, chunk) => chunk.read(&src),
             Unit::Whole(src, f, bytes) => read_bytes(&src, &bytes, Some(f)),
-            Unit::Cbl(src, bytes, range, index) => {
-                vec![super::ccbridge::read_cbl_record(&bytes, range, index, &src)]
+            Unit::Cbl(src, item) => {
+                // (As `read_bytes` does for the binary formats.)
+                let mut e = item.into_entry(&src);
+                super::warnings::finish(&mut e);
+                vec![e]
             }
             Unit::Failed(e) => vec![*e],
         }
@@ -424,11 +429,15 @@ impl Unit {
 
 type DynRead<'a> = Box<dyn BufRead + 'a>;
 
+/// A source a CBL library is read from: a file, or standard input behind [`Forward`].
+trait ReadSeek: Read + Seek {}
+impl<T: Read + Seek> ReadSeek for T {}
+
 /// The source being read, one unit at a time.
 enum Current<'a> {
     Pgn(PgnSplitter<DynRead<'a>>),
     Dhtml(DhtmlSplitter<DynRead<'a>>),
-    Cbl(Arc<[u8]>, std::vec::IntoIter<(usize, usize)>, usize),
+    Cbl(CblReader<Box<dyn ReadSeek + 'a>>),
 }
 
 /// Produces units from the inputs, one file at a time, streaming PGN and DhtmlXQ.
@@ -474,10 +483,7 @@ impl<'a> Units<'a> {
                     return Some(read_error(e, Format::Dhtmlxq));
                 }
             },
-            Current::Cbl(bytes, ranges, index) => ranges.next().map(|r| {
-                *index += 1;
-                Unit::Cbl(src.clone(), bytes.clone(), r, *index - 1)
-            }),
+            Current::Cbl(r) => r.next().map(|item| Unit::Cbl(src.clone(), item)),
         };
         if unit.is_none() {
             self.current = None;
@@ -486,8 +492,39 @@ impl<'a> Units<'a> {
     }
 }
 
+/// An opened input.
+enum Opened {
+    File(BufReader<fs::File>),
+    Stdin(BufReader<io::Stdin>),
+}
+
+impl Opened {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self {
+            Opened::File(r) => r.fill_buf(),
+            Opened::Stdin(r) => r.fill_buf(),
+        }
+    }
+
+    /// As a text reader.
+    fn text<'a>(self) -> DynRead<'a> {
+        match self {
+            Opened::File(r) => Box::new(r),
+            Opened::Stdin(r) => Box::new(r),
+        }
+    }
+
+    /// As a reader that can seek (forward only on standard input).
+    fn seekable<'a>(self) -> Box<dyn ReadSeek + 'a> {
+        match self {
+            Opened::File(r) => Box::new(r),
+            Opened::Stdin(r) => Box::new(Forward::new(r)),
+        }
+    }
+}
+
 /// Opens an input, refusing what is not a regular file.
-fn open(input: &Input) -> io::Result<Box<dyn BufRead>> {
+fn open(input: &Input) -> io::Result<Opened> {
     match input {
         Input::File(p) => {
             // (Looked at before opening: opening a FIFO blocks until something writes to it.)
@@ -509,14 +546,17 @@ fn open(input: &Input) -> io::Result<Box<dyn BufRead>> {
                     file_kind(&m.file_type())
                 )));
             }
-            Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
+            Ok(Opened::File(BufReader::with_capacity(1 << 16, f)))
         }
-        Input::Stdin => Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin()))),
+        Input::Stdin => Ok(Opened::Stdin(BufReader::with_capacity(
+            1 << 16,
+            io::stdin(),
+        ))),
     }
 }
 
 /// Reads at most `max + 1` bytes: more than `max` means the source is over the cap.
-fn read_capped(reader: &mut dyn BufRead, max: usize) -> io::Result<Vec<u8>> {
+fn read_capped(reader: &mut dyn Read, max: usize) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     reader
         .take(max.saturating_add(1) as u64)
@@ -554,28 +594,17 @@ impl Iterator for Units<'_> {
             };
             match detect_format(&name, &head) {
                 Some(Format::Pgn) => {
-                    self.current = Some((name, Current::Pgn(PgnSplitter::new(reader))));
+                    self.current = Some((name, Current::Pgn(PgnSplitter::new(reader.text()))));
                 }
                 Some(Format::Dhtmlxq) => {
-                    self.current = Some((name, Current::Dhtml(DhtmlSplitter::new(reader))));
+                    self.current = Some((name, Current::Dhtml(DhtmlSplitter::new(reader.text()))));
                 }
                 Some(Format::Cbl) => {
-                    let mut bytes = Vec::new();
-                    if let Err(e) = reader.read_to_end(&mut bytes) {
-                        return failed(Format::Cbl, kind::IO, format!("read error: {e}"));
-                    }
-                    match super::ccbridge::cbl_records(&bytes) {
-                        Ok(ranges) => {
-                            let bytes: Arc<[u8]> = Arc::from(bytes);
-                            self.current = Some((name, Current::Cbl(bytes, ranges.into_iter(), 0)));
-                        }
-                        Err(e) => {
-                            return Some(Unit::Failed(Unit::boxed(&name, 0, Format::Cbl, e)));
-                        }
-                    }
+                    self.current = Some((name, Current::Cbl(CblReader::new(reader.seekable()))));
                 }
                 Some(f) => {
                     let max = super::limits::limits().max_game_bytes;
+                    let mut reader = reader.text();
                     return Some(match read_capped(&mut reader, max) {
                         Ok(b) if b.len() > max => Unit::Failed(Unit::boxed(
                             &name,

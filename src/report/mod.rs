@@ -26,37 +26,6 @@ pub mod schema;
 pub mod screen;
 pub mod text;
 
-/// Where and why, without the source and game (they are in the enclosing report): the record
-/// error's location fields, for views that lay them out themselves (the web app).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct ErrorReport {
-    pub line: u64,
-    pub column: u32,
-    /// Byte offset of the problem in a binary source (XQF, CBR, CBL), or of undecodable bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub offset: Option<u64>,
-    pub ply: Option<usize>,
-    pub move_text: Option<String>,
-    pub kind: String,
-    pub message: String,
-    pub suggestions: Vec<String>,
-}
-
-impl From<&RecordError> for ErrorReport {
-    fn from(e: &RecordError) -> ErrorReport {
-        ErrorReport {
-            line: e.line,
-            column: e.column,
-            offset: e.offset,
-            ply: e.ply,
-            move_text: e.move_text.clone(),
-            kind: e.kind.clone(),
-            message: e.message.clone(),
-            suggestions: e.suggestions.clone(),
-        }
-    }
-}
-
 /// The verdict on one game: the object `xqa validate --json` prints for it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct GameReport {

@@ -167,10 +167,7 @@ pub fn claim(input: &GameInput, request: &ClaimRequest) -> Result<ClaimOutcome, 
     };
     let report = limit::claim(&line.start, &line.moves, request.claimant, at, &options)
         .map_err(|e| ServiceError::invalid(e.to_string()))?;
-    let mut position = line.start;
-    for &m in &line.moves[..at as usize] {
-        position.play_unchecked(m);
-    }
+    let position = super::position_after(&line.start, &line.moves, at as usize);
     let last = at.checked_sub(1).map(|i| line.moves[i as usize]);
     Ok(ClaimOutcome {
         report,

@@ -29,6 +29,7 @@ mod input;
 mod moves;
 mod options;
 mod perft;
+mod replay;
 mod review;
 mod sheet;
 mod show;
@@ -49,6 +50,7 @@ pub use options::{
     SettingsText, claim_limit_profile, event_of, named_limit_profile, named_rules, rules_profile,
 };
 pub use perft::{MAX_THREADS, PerftReport, perft, thread_pool};
+pub use replay::{Step, position_after, replay, status_text};
 pub use review::{Review, ReviewPly, board, review};
 pub use sheet::{adjudicate_sheet, claim_sheet};
 pub use show::{ShowReport, show};

@@ -53,10 +53,7 @@ pub fn moves_at(
         line.check_ply("--at", at)?;
     }
     let at = at.map_or(line.moves.len(), |a| a as usize);
-    let mut position = line.start;
-    for &m in &line.moves[..at] {
-        position.play_unchecked(m);
-    }
+    let position = super::position_after(&line.start, &line.moves, at);
     Ok(MovesReport { position, notation })
 }
 

@@ -4,8 +4,8 @@
 
 use super::input::{load_line, parse_fen, read_games};
 use super::{GameInput, ServiceError};
-use crate::report::{ErrorReport, GameReport, problem};
-use crate::{Notation, Position, print_move};
+use crate::report::{GameReport, problem, schema};
+use crate::{Notation, Position};
 use serde::Serialize;
 
 /// One ply of the reviewed line.
@@ -33,8 +33,9 @@ pub struct Review {
     pub plies: Vec<ReviewPly>,
     /// The moves in ICCS, space-separated (for passing back as `moves`).
     pub moves: String,
-    /// Why the record stops early (its bad move), if it does.
-    pub error: Option<ErrorReport>,
+    /// Why the record stops early (its bad move), if it does: the error object of the report
+    /// schema (`docs/schema.json` `$defs/error`), as `validate --json` gives it.
+    pub error: Option<serde_json::Value>,
     /// The legal moves in the final position, in ICCS (for live entry).
     pub legal: Vec<String>,
     /// Check, mate or stalemate in the final position.
@@ -56,7 +57,7 @@ pub fn review(input: &GameInput) -> Result<Review, ServiceError> {
             };
             let error = problem(entry)
                 .filter(|e| e.kind != crate::record::error::kind::NO_MOVES)
-                .map(|e| ErrorReport::from(&e));
+                .map(|e| schema::error_object(&e));
             let mut out = lay_out(&entry.game.start, &entry.game.main_moves());
             out.games = games;
             out.game = *game;
@@ -78,31 +79,19 @@ pub fn review(input: &GameInput) -> Result<Review, ServiceError> {
 
 fn lay_out(start: &Position, moves: &[crate::Move]) -> Review {
     let mut pos = *start;
-    let mut plies = Vec::with_capacity(moves.len());
-    for (i, &m) in moves.iter().enumerate() {
-        let chinese = print_move(&pos, m, Notation::Chinese);
-        let wxf = print_move(&pos, m, Notation::Wxf);
-        pos.play_unchecked(m);
-        plies.push(ReviewPly {
-            ply: i + 1,
-            iccs: m.to_string(),
-            chinese,
-            wxf,
-            fen: pos.fen(),
-        });
-    }
-    let status = if pos.is_checkmate() {
-        Some(format!("{} is checkmated", pos.turn()))
-    } else if pos.is_stalemate() {
-        Some(format!(
-            "{} has no legal move (stalemate: loses)",
-            pos.turn()
-        ))
-    } else if pos.is_check() {
-        Some(format!("{} is in check", pos.turn()))
-    } else {
-        None
-    };
+    let plies: Vec<ReviewPly> = super::replay(start, moves)
+        .map(|s| {
+            pos = s.after;
+            ReviewPly {
+                ply: s.ply,
+                iccs: s.mv.to_string(),
+                chinese: s.text(Notation::Chinese),
+                wxf: s.text(Notation::Wxf),
+                fen: s.after.fen(),
+            }
+        })
+        .collect();
+    let status = super::status_text(&pos);
     let mut legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
     legal.sort();
     Review {

@@ -86,10 +86,7 @@ fn tail(out: &mut String) {
 
 /// The board after `ply` plies of the line, with a caption, as inline SVG (no XML prologue).
 fn board_at(line: &Line, ply: usize, caption: &str) -> String {
-    let mut pos = line.start;
-    for &m in &line.moves[..ply.min(line.moves.len())] {
-        pos.play_unchecked(m);
-    }
+    let pos = super::position_after(&line.start, &line.moves, ply);
     let last = ply.checked_sub(1).and_then(|i| line.moves.get(i)).copied();
     let svg = crate::svg::position(&pos, last, Some(caption));
     match svg.find("<svg") {

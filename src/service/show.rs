@@ -2,7 +2,7 @@
 
 use super::input::load_line;
 use super::{GameInput, ServiceError};
-use crate::{Move, Notation, Position, diagram, print_move, svg};
+use crate::{Move, Notation, Position, diagram, svg};
 
 /// A drawn position.
 #[derive(Clone, Debug)]
@@ -30,19 +30,7 @@ impl ShowReport {
 
     /// The lines after the FEN: mate, stalemate or check, if any.
     pub fn status_line(&self) -> Option<String> {
-        let pos = &self.position;
-        if pos.is_checkmate() {
-            Some(format!("{} is checkmated", pos.turn()))
-        } else if pos.is_stalemate() {
-            Some(format!(
-                "{} has no legal move (stalemate: loses)",
-                pos.turn()
-            ))
-        } else if pos.is_check() {
-            Some(format!("{} is in check", pos.turn()))
-        } else {
-            None
-        }
+        super::status_text(&self.position)
     }
 
     /// The JSON object `xqa show --json` prints (see [`crate::report::rulings::show_json`]).
@@ -95,13 +83,10 @@ pub fn show(input: &GameInput, at: Option<u32>) -> Result<ShowReport, ServiceErr
         line.check_ply("--at", at)?;
     }
     let at = at.unwrap_or(line.moves.len() as u32);
-    let mut pos = line.start;
-    let mut last_text = None;
-    for &m in &line.moves[..at as usize] {
-        last_text = Some(print_move(&pos, m, Notation::Chinese));
-        pos.play_unchecked(m);
-    }
-    let last = at.checked_sub(1).map(|i| line.moves[i as usize]);
+    let last_step = super::replay(&line.start, &line.moves[..at as usize]).last();
+    let pos = last_step.map_or(line.start, |s| s.after);
+    let last = last_step.map(|s| s.mv);
+    let last_text = last_step.map(|s| s.text(Notation::Chinese));
     let caption = caption_for(at, last, last_text.as_deref());
     Ok(ShowReport {
         at,

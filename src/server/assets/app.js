@@ -51,6 +51,14 @@ async function api(method, path, params, body) {
 }
 const apiJson = async (...a) => JSON.parse(await api(...a));
 
+// Where an error object (docs/schema.json $defs/error) points: line and column in a text
+// record, the byte offset in a binary one.
+function where(e) {
+  if (e.line != null) return `line ${e.line}${e.column != null ? `, column ${e.column}` : ""}`;
+  if (e.offset != null) return `byte ${e.offset} (0x${e.offset.toString(16)})`;
+  return "position unknown";
+}
+
 function showError(msg) {
   const e = $("error");
   e.hidden = !msg;
@@ -87,7 +95,7 @@ async function loadGame() {
   if (review.error) {
     const e = review.error;
     showError(`Game ${review.game}: the record stops at ply ${e.ply ?? "?"}` +
-      `${e.move_text ? ` '${e.move_text}'` : ""} (line ${e.line}, column ${e.column}): ${e.message} [${e.kind}]` +
+      `${e.move_text ? ` '${e.move_text}'` : ""} (${where(e)}): ${e.message} [${e.kind}]` +
       (e.suggestions.length ? `; did you mean ${e.suggestions.join(" or ")}?` : ""));
   }
   S.review = review;
