@@ -402,7 +402,8 @@ pub fn has_legal_reply(q: &Position) -> bool {
 ///   the leg of an own horse aimed at `K`), or becomes the screen of an own cannon facing `K`
 ///   with nothing between. For such a piece, leaving its square is tested once; destinations on
 ///   `K`'s rank, file or horse legs (where it may block again) get the exact test on the
-///   occupancy after the move, like landings in front of an own cannon.
+///   occupancy after the move. A landing in front of an own cannon by any other piece is a
+///   check without a test (the point is empty, and so is the rest of the line between).
 ///
 /// When the enemy general already stands attacked (a hypothetical position), every move is
 /// tested by playing it.
@@ -487,8 +488,9 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
                 if uncovers { outside } else { outside & direct },
             )
         } else {
-            let sure = targets & direct;
-            ((targets & screen) - sure, sure)
+            // A screen point lies between the enemy general and an own cannon with nothing
+            // else between: a piece landing there from off the line always makes the check.
+            (Bitboard::EMPTY, targets & (direct | screen))
         };
         for to in exact | sure {
             let m = Move::new(from, to);
