@@ -623,7 +623,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(file) = html {
                 write_file(&file, &service::adjudicate_sheet(&input, &options)?)?;
             }
-            broken(&report.line)
+            broken(&report.line, lang == TextLang::Zh)
         }
         Command::Moves {
             path,
@@ -663,7 +663,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             if json {
                 outln!("{}", report.to_json());
-                return broken(&report.line);
+                return broken(&report.line, false);
             }
             outln!("{}", report.diagram);
             if let Some(line) = report.last_move_line() {
@@ -676,7 +676,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(line) = report.error_line() {
                 outln!("{line}");
             }
-            broken(&report.line)
+            broken(&report.line, false)
         }
         Command::Claim {
             path,
@@ -730,7 +730,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(file) = html {
                 write_file(&file, &service::claim_sheet(&input, &request)?)?;
             }
-            broken(&outcome.line)
+            broken(&outcome.line, lang == Lang::Zh && !json)
         }
         Command::Serve {
             bind,
@@ -768,9 +768,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
     }
 }
 
-/// Exit code 1 after the report of a broken record (the report covers its legal part).
-fn broken(line: &service::Line) -> Result<(), Failure> {
+/// Exit code 1 after the report of a broken record (the report covers its legal part); worded in
+/// Chinese when the report is Chinese only (`zh`).
+fn broken(line: &service::Line, zh: bool) -> Result<(), Failure> {
     match &line.error {
+        Some(e) if zh => Err(invalid(format!(
+            "棋谱有误：{}",
+            xiangqi_arbiter::report::text::error_zh(e, Some(&line.start))
+        ))),
         Some(e) => Err(invalid(format!("the record is invalid: {e}"))),
         None => Ok(()),
     }

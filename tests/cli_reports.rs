@@ -305,3 +305,25 @@ fn chinese_reports_hold_no_english_word() {
     }
     assert!(checked >= 40, "{checked}");
 }
+
+/// With `--lang zh` the closing error line of a broken record is Chinese too, located and with
+/// the move text; the other languages keep the English line.
+#[test]
+fn a_broken_record_closes_with_a_chinese_error_line_under_lang_zh() {
+    for args in [
+        vec!["adjudicate", BROKEN, "--lang", "zh"],
+        vec!["claim", BROKEN, "--claimant", "red", "--lang", "zh"],
+    ] {
+        let (code, _, err) = xqa(&args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(err.contains("棋谱有误："), "{args:?}: {err}");
+        assert!(
+            err.contains("车一进三") && err.contains(":12:4"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("the record is invalid"), "{args:?}: {err}");
+    }
+    let (code, _, err) = xqa(&["adjudicate", BROKEN, "--lang", "both"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("the record is invalid"), "{err}");
+}
