@@ -791,7 +791,11 @@ fn text_reports_in_both_languages() {
         "{en}"
     );
     assert!(
-        en.contains("63 g8g7 R3-1 check (void: beyond the check cap)"),
+        en.contains("move  32, ply  63: g8g7 R3-1 check (void: beyond the check cap)"),
+        "{en}"
+    );
+    assert!(
+        en.contains("Idle moves (counted): moves 1-2 (plies 1-3), moves 6-9 (plies 11-17),"),
         "{en}"
     );
     let zh = r.render(limit::Lang::Zh);

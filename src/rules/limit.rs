@@ -876,21 +876,6 @@ fn ply_runs(plies: &[u32]) -> Vec<(u32, u32)> {
     runs
 }
 
-/// Writes a list of plies of one side compactly: runs two plies apart become "3-41".
-fn ply_list(plies: &[u32]) -> String {
-    ply_runs(plies)
-        .iter()
-        .map(|&(a, b)| {
-            if a == b {
-                a.to_string()
-            } else {
-                format!("{a}-{b}")
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 impl LimitReport {
     /// The rule applied, in a sentence or two.
     pub fn rule_text(&self, lang: Lang) -> String {
@@ -1110,7 +1095,8 @@ impl LimitReport {
                 );
             }
             format!(
-                "    {:>4}{mv} {}{why}\n",
+                "    move {:>3}, ply {:>3}:{mv} {}{why}\n",
+                num(m.ply),
                 m.ply,
                 nature_name(m.nature, lang)
             )
@@ -1231,7 +1217,18 @@ impl LimitReport {
         }
         if !idle.is_empty() {
             out += &say(
-                format!("Idle moves (counted), by ply: {}\n", ply_list(&idle)),
+                format!(
+                    "Idle moves (counted): {}\n",
+                    ply_runs(&idle)
+                        .iter()
+                        .map(|&(a, b)| if a == b {
+                            format!("move {} (ply {a})", num(a))
+                        } else {
+                            format!("moves {}-{} (plies {a}-{b})", num(a), num(b))
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
                 format!(
                     "闲着（计入）：{}\n",
                     ply_runs(&idle)
