@@ -5,6 +5,8 @@ use serde_json::Value;
 use xiangqi_arbiter::rules::{IdleKind, MoveNature, NatureKind, Profile, adjudicate};
 use xiangqi_arbiter::{Move, Position};
 
+mod common;
+
 struct Case {
     id: String,
     fen: String,
@@ -958,49 +960,6 @@ fn a_capture_that_gives_up_the_defence_against_a_quiet_mate_threat_is_no_threat(
     assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
 }
 
-/// `fen` and the ICCS `moves` mirrored left to right (`swap` false) or turned round with the
-/// colours swapped (`swap` true).
-fn transformed(fen: &str, moves: &str, swap: bool) -> (String, String) {
-    let mut fields = fen.split_whitespace();
-    let mut ranks: Vec<String> = fields
-        .next()
-        .unwrap()
-        .split('/')
-        .map(|r| {
-            let r: String = r.chars().rev().collect();
-            if swap {
-                r.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            } else {
-                r
-            }
-        })
-        .collect();
-    let mut turn = fields.next().unwrap_or("w").to_string();
-    if swap {
-        ranks.reverse();
-        turn = if turn == "b" { "w".into() } else { "b".into() };
-    }
-    let sq = |s: &str| {
-        let (f, r) = (s.as_bytes()[0] - b'a', s.as_bytes()[1] - b'0');
-        let r = if swap { 9 - r } else { r };
-        format!("{}{}", (b'a' + 8 - f) as char, r)
-    };
-    let moves = moves
-        .split_whitespace()
-        .map(|m| format!("{}{}", sq(&m[..2]), sq(&m[2..])))
-        .collect::<Vec<_>>()
-        .join(" ");
-    (format!("{} {turn}", ranks.join("/")), moves)
-}
-
 /// The nature of the last move of the line on the board as given, mirrored, and turned round
 /// with the colours swapped: asserts the three agree (kind, idle kind, number of targets and
 /// how each is won) and returns the first.
@@ -1012,7 +971,8 @@ fn cxa_in_every_orientation(fen: &str, moves: &str) -> MoveNature {
 fn in_every_orientation(fen: &str, moves: &str, profile: &Profile) -> MoveNature {
     let n = last_nature(fen, moves, profile);
     for swap in [false, true] {
-        let (f, m) = transformed(fen, moves, swap);
+        // Mirrored (swap false), or turned round with the colours swapped (swap true).
+        let (f, m) = common::oriented(fen, moves, !swap, swap);
         let t = last_nature(&f, &m, profile);
         let hows = |n: &MoveNature| {
             let mut h: Vec<_> = n.targets.iter().map(|t| (t.how.name(), t.joint)).collect();

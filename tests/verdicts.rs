@@ -5,6 +5,8 @@
 use xiangqi_arbiter::rules::{OccurrenceCounting, Profile, Verdict, adjudicate, find_cycles};
 use xiangqi_arbiter::{Move, Position};
 
+mod common;
+
 fn line(text: &str) -> Vec<Move> {
     text.split_whitespace()
         .map(|m| Move::parse_iccs(m).unwrap())
@@ -370,55 +372,6 @@ fn labels_follow_the_profile_on_a_rulebook_cycle() {
 
 // ---- mutual forbidden play (互打, issue 16 item 3, `Profile::pawn_chases_in_mutual_play`) ----
 
-/// `fen` and the ICCS `moves` mirrored a<->i (`mirror`) and/or with the colours swapped and the
-/// board turned round (`swap`).
-fn oriented(fen: &str, moves: &str, mirror: bool, swap: bool) -> (String, String) {
-    let flip_files = mirror ^ swap;
-    let mut fields = fen.split_whitespace();
-    let mut ranks: Vec<String> = fields
-        .next()
-        .unwrap()
-        .split('/')
-        .map(|r| {
-            let r: String = if flip_files {
-                r.chars().rev().collect()
-            } else {
-                r.to_string()
-            };
-            if swap {
-                r.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            } else {
-                r
-            }
-        })
-        .collect();
-    let mut turn = fields.next().unwrap_or("w").to_string();
-    if swap {
-        ranks.reverse();
-        turn = if turn == "b" { "w".into() } else { "b".into() };
-    }
-    let sq = |s: &str| {
-        let (f, r) = (s.as_bytes()[0] - b'a', s.as_bytes()[1] - b'0');
-        let f = if flip_files { 8 - f } else { f };
-        let r = if swap { 9 - r } else { r };
-        format!("{}{}", (b'a' + f) as char, r)
-    };
-    let moves = moves
-        .split_whitespace()
-        .map(|m| format!("{}{}", sq(&m[..2]), sq(&m[2..])))
-        .collect::<Vec<_>>()
-        .join(" ");
-    (format!("{} {turn}", ranks.join("/")), moves)
-}
-
 /// The last cycle of the line in all four orientations of the board, with the colours of the
 /// cycle's sides (as given: Red, Black) swapped back; asserts the four agree on the verdict and
 /// both sides' patterns, and returns the cycle on the board as given.
@@ -427,7 +380,7 @@ fn cycle_in_every_orientation(fen: &str, moves: &str, profile: &Profile) -> Cycl
     let r = adjudicate::adjudicate(&start, &line(moves), profile).unwrap();
     let c = r.cycles.last().cloned().expect("a cycle");
     for (mirror, swap) in [(true, false), (false, true), (true, true)] {
-        let (f, m) = oriented(fen, moves, mirror, swap);
+        let (f, m) = common::oriented(fen, moves, mirror, swap);
         let r =
             adjudicate::adjudicate(&Position::from_fen(&f).unwrap(), &line(&m), profile).unwrap();
         let t = r.cycles.last().expect("a cycle");

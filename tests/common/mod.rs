@@ -1,4 +1,5 @@
-//! What the integration tests share: running the `xqa` binary and reading what it printed.
+//! What the integration tests share: running the `xqa` binary and reading what it printed, and
+//! a line (FEN and ICCS moves) in another orientation of the board.
 //! (Each test crate uses part of it.)
 #![allow(dead_code)]
 
@@ -39,4 +40,53 @@ pub fn json_lines(out: &str) -> Vec<serde_json::Value> {
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect()
+}
+
+/// `fen` and the ICCS `moves` mirrored a<->i (`mirror`) and/or with the colours swapped and the
+/// board turned round (`swap`).
+pub fn oriented(fen: &str, moves: &str, mirror: bool, swap: bool) -> (String, String) {
+    let flip_files = mirror ^ swap;
+    let mut fields = fen.split_whitespace();
+    let mut ranks: Vec<String> = fields
+        .next()
+        .unwrap()
+        .split('/')
+        .map(|r| {
+            let r: String = if flip_files {
+                r.chars().rev().collect()
+            } else {
+                r.to_string()
+            };
+            if swap {
+                r.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            } else {
+                r
+            }
+        })
+        .collect();
+    let mut turn = fields.next().unwrap_or("w").to_string();
+    if swap {
+        ranks.reverse();
+        turn = if turn == "b" { "w".into() } else { "b".into() };
+    }
+    let sq = |s: &str| {
+        let (f, r) = (s.as_bytes()[0] - b'a', s.as_bytes()[1] - b'0');
+        let f = if flip_files { 8 - f } else { f };
+        let r = if swap { 9 - r } else { r };
+        format!("{}{}", (b'a' + f) as char, r)
+    };
+    let moves = moves
+        .split_whitespace()
+        .map(|m| format!("{}{}", sq(&m[..2]), sq(&m[2..])))
+        .collect::<Vec<_>>()
+        .join(" ");
+    (format!("{} {turn}", ranks.join("/")), moves)
 }
