@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 use xiangqi_arbiter::Color;
 use xiangqi_arbiter::service::{self, ClaimRequest, GameInput};
 
+mod common;
+
 struct Killed(Child);
 impl Drop for Killed {
     fn drop(&mut self) {
@@ -44,20 +46,7 @@ fn chromium() -> Option<PathBuf> {
 
 /// Starts `xqa serve --port 0` and returns it with its address.
 fn start_server() -> (Killed, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xqa"))
-        .args(["serve", "--port", "0"])
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("xqa serve starts");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let first = lines.next().expect("a line").expect("utf-8");
-    let url = first
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in {first:?}"))
-        .trim_end_matches('/')
-        .to_string();
-    std::thread::spawn(move || for _ in lines {});
+    let (child, url) = common::serve(&[], "http://");
     (Killed(child), url)
 }
 

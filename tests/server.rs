@@ -3,9 +3,8 @@
 //! naming the limit; and a bounded load test runs 200 concurrent analyses of real records,
 //! every answer equal to the CLI's, with the server's memory staying flat.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 mod common;
@@ -23,20 +22,7 @@ impl Drop for Server {
 }
 
 fn start(extra: &[&str]) -> Server {
-    let mut child = common::xqa_cmd(&["serve", "--port", "0"])
-        .args(extra)
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("xqa serve starts");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let first = lines.next().expect("a line").expect("utf-8");
-    let url = first
-        .split_whitespace()
-        .find(|w| w.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no loopback address in {first:?}"))
-        .trim_end_matches('/')
-        .to_string();
-    std::thread::spawn(move || for _ in lines {});
+    let (child, url) = common::serve(extra, "http://127.0.0.1:");
     Server { child, url }
 }
 

@@ -90,3 +90,25 @@ pub fn oriented(fen: &str, moves: &str, mirror: bool, swap: bool) -> (String, St
         .join(" ");
     (format!("{} {turn}", ranks.join("/")), moves)
 }
+
+/// Starts `xqa serve --port 0` with `extra` arguments; returns the child and the address it
+/// announced on its first line of standard error (the first word starting with `prefix`, without
+/// the trailing slash). The rest of its standard error is read away in a thread.
+pub fn serve(extra: &[&str], prefix: &str) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = xqa_cmd(&["serve", "--port", "0"])
+        .args(extra)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("xqa serve starts");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next().expect("a line").expect("utf-8");
+    let url = first
+        .split_whitespace()
+        .find(|w| w.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix} address in {first:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    std::thread::spawn(move || for _ in lines {});
+    (child, url)
+}
