@@ -601,7 +601,11 @@ fn file_move(pos: &Position, m: crate::types::Move, out: &mut String) {
 /// Writes one game as a WXF file (see the module documentation).
 pub fn write_game(game: &Game, out: &mut String) {
     out.push_str("FORMAT WXF\n");
-    let standard = game.start == Position::start() && game.start.fullmoves() == 1;
+    // (Position equality is placement and side to move; a start numbered other than move 1, or
+    // with moves already played without a capture, also needs the FEN to read back the same.)
+    let standard = game.start == Position::start()
+        && game.start.fullmoves() == 1
+        && game.start.halfmoves() == 0;
     for (k, v) in &game.tags {
         let key = key_of_tag(k);
         if key == "FEN" || key == "RESULT" || key == "FORMAT" || key.is_empty() {
@@ -698,5 +702,22 @@ mod tests {
         assert_eq!(tag_of_key("REDTEAM"), "RedTeam");
         assert_eq!(tag_of_key("WHATEVER"), "Whatever");
         assert_eq!(key_of_tag("RedTeam"), "REDTEAM");
+    }
+
+    /// The standard placement with moves already played without a capture (a halfmove clock
+    /// above zero) keeps its FEN, as in PGN and DhtmlXQ: found by the records fuzz target.
+    #[test]
+    fn start_with_a_halfmove_clock_reads_back() {
+        let start = Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 4 1",
+        )
+        .unwrap();
+        let game = Game::new(start);
+        let mut text = String::new();
+        write_game(&game, &mut text);
+        assert!(text.contains("FEN "), "{text}");
+        let back = read_str(&text, "t");
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].game.start.fen(), start.fen(), "{text}");
     }
 }
