@@ -158,21 +158,47 @@ impl Analyzer<'_> {
         s: Square,
         depth: u32,
     ) -> (Mat, ArrayVec<Square, 8>) {
+        self.see_below(pos, s, depth, i32::MAX)
+    }
+
+    /// [`Analyzer::see_in`], exact when its value (scalar) comes out below `beta`; otherwise
+    /// only some value of at least `beta`, which the caller has no use for.
+    ///
+    /// The exchange is a maximum over the captures onto `s` (the first strictly best one gives
+    /// the line), each worth the target less the opponent's best answer, which is never below
+    /// zero (he may stop). So no capture is worth more than the target: once one is worth that
+    /// much, the later ones cannot be strictly better. And a capture is better than the best
+    /// so far only if the opponent's answer is worth less than the target less that best: the
+    /// answer's search stops (at `beta`) as soon as it reaches that much. Both cuts skip only
+    /// captures that could not be chosen, so the value and line come out as the full search's
+    /// (scalar values are linear in the balance: `scalar(a - b) == scalar(a) - scalar(b)`).
+    fn see_below(
+        &mut self,
+        pos: &mut Position,
+        s: Square,
+        depth: u32,
+        beta: i32,
+    ) -> (Mat, ArrayVec<Square, 8>) {
         let mut best = Mat::default();
         let mut best_line = ArrayVec::new();
-        if depth >= 8 {
+        if depth >= 8 || beta <= 0 {
             return (best, best_line);
         }
         let Some(target) = pos.piece_at(s) else {
             return (best, best_line);
         };
         let gain = self.mat(target);
+        let top = self.scalar(gain);
         for m in Self::captures_to(pos, s) {
+            let b = self.scalar(best);
+            if b >= top || b >= beta {
+                break;
+            }
             let undo = pos.play_unchecked(m);
-            let (reply, line) = self.see_in(pos, s, depth + 1);
+            let (reply, line) = self.see_below(pos, s, depth + 1, top - b);
             pos.undo(m, undo);
             let v = gain - reply;
-            if self.scalar(v) > self.scalar(best) {
+            if self.scalar(v) > b {
                 best = v;
                 best_line.clear();
                 best_line.push(m.from);
