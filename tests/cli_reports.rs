@@ -160,6 +160,25 @@ fn text_reports_in_each_language_with_move_numbers() {
         .find(|l| l.trim_start().starts_with("3 "))
         .unwrap();
     assert!(row.split_whitespace().nth(1) == Some("2"), "{row}");
+    // Both languages: a header line in each, the side and each target named in both.
+    let (_, both, _) = xqa(&["adjudicate", game, "--lang", "both"]);
+    let lines: Vec<&str> = both.lines().collect();
+    let h = lines
+        .iter()
+        .position(|l| l.starts_with("步"))
+        .expect("Chinese header");
+    assert!(lines[h].ends_with("目标"), "{both}");
+    assert!(
+        lines[h + 1].trim_start().starts_with("ply") && lines[h + 1].ends_with("targets"),
+        "{both}"
+    );
+    let row = lines[h + 2];
+    assert!(row.contains("红 red"), "{row}");
+    let chase = lines.iter().find(|l| l.contains("←")).expect("a chase row");
+    assert!(
+        chase.contains("(by ") || chase.contains("(joint by "),
+        "{chase}"
+    );
     let (code, _, err) = xqa(&["adjudicate", game, "--lang", "fr"]);
     assert_eq!(code, 2, "{err}");
 

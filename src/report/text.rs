@@ -314,20 +314,30 @@ pub fn adjudicate_text(report: &Report, start: &Position, lang: TextLang) -> Str
             );
         }
     }
+    // (Under both languages the side column holds "红 red" and the header has a line in each.)
+    let side_width = if lang == TextLang::Both { 8 } else { 5 };
+    let zh_head = format!(
+        "{}  {}  {}  {:<5} {} {} 目标",
+        pad("步", 4),
+        pad("回合", 4),
+        pad("方", side_width),
+        "ICCS",
+        pad("着法", 8),
+        pad("性质", 16)
+    );
+    let en_head = format!(
+        "{:>4}  {:>4}  {}  {:<5} {:<8} {:<16} targets",
+        "ply",
+        "move",
+        pad("side", side_width),
+        "iccs",
+        "move",
+        "nature"
+    );
     let head = match lang {
-        TextLang::Zh => format!(
-            "{}  {}  {}  {:<5} {} {} 目标",
-            pad("步", 4),
-            pad("回合", 4),
-            pad("方", 5),
-            "ICCS",
-            pad("着法", 8),
-            pad("性质", 16)
-        ),
-        _ => format!(
-            "{:>4}  {:>4}  {:<5}  {:<5} {:<8} {:<16} targets",
-            "ply", "move", "side", "iccs", "move", "nature"
-        ),
+        TextLang::Zh => zh_head,
+        TextLang::En => en_head,
+        TextLang::Both => format!("{zh_head}\n{en_head}"),
     };
     let _ = writeln!(out, "{head}");
     for (m, n) in report.moves.iter().zip(&report.natures) {
@@ -347,9 +357,15 @@ pub fn adjudicate_text(report: &Report, start: &Position, lang: TextLang) -> Str
             .iter()
             .map(|t| {
                 let by: Vec<String> = t.by.iter().map(|s| s.to_string()).collect();
-                if lang == TextLang::Zh {
-                    let joint = if t.joint { "（联捉）" } else { "" };
-                    return format!("{}{}{joint}←{}", t.piece.glyph(), t.square, by.join("+"));
+                let joint = if t.joint { "（联捉）" } else { "" };
+                let zh = format!("{}{}{joint}←{}", t.piece.glyph(), t.square, by.join("+"));
+                match lang {
+                    TextLang::Zh => return zh,
+                    TextLang::Both => {
+                        let joint = if t.joint { "joint " } else { "" };
+                        return format!("{zh} ({joint}by {})", t.how.name());
+                    }
+                    TextLang::En => {}
                 }
                 format!(
                     "{}{}{} by {} ({})",
@@ -363,14 +379,15 @@ pub fn adjudicate_text(report: &Report, start: &Position, lang: TextLang) -> Str
             .collect();
         let side = match lang {
             TextLang::Zh => m.side.name_zh().to_owned(),
-            _ => m.side.name().to_owned(),
+            TextLang::En => m.side.name().to_owned(),
+            TextLang::Both => format!("{} {}", m.side.name_zh(), m.side.name()),
         };
         let _ = writeln!(
             out,
             "{:>4}  {:>4}  {}  {:<5} {} {} {}",
             m.ply,
             move_number(start, m.ply),
-            pad(&side, 5),
+            pad(&side, side_width),
             m.iccs,
             pad(&mv, 8),
             pad(&nature, 16),
