@@ -20,7 +20,7 @@ pub fn glued(word: &str, notation: Notation) -> impl Iterator<Item = (usize, &st
         if rest.is_empty() {
             return None;
         }
-        let len = split_len(rest, notation);
+        let len = first_move_len(rest, notation);
         let at = off;
         off += len;
         Some((at, &rest[..len]))
@@ -29,7 +29,7 @@ pub fn glued(word: &str, notation: Notation) -> impl Iterator<Item = (usize, &st
 
 /// The byte length of the first move of `w` (all of it unless several moves are glued together).
 #[inline]
-fn split_len(w: &str, notation: Notation) -> usize {
+pub fn first_move_len(w: &str, notation: Notation) -> usize {
     // (Fewer than 8 bytes: fewer than 8 characters, no need to count them.)
     if w.len() < 8 || w.chars().count() < 8 {
         return w.len();
