@@ -273,9 +273,13 @@ pub struct Undo {
 }
 
 impl Position {
-    /// The standard starting position.
+    /// The standard starting position (validated once, then copied: every record read starts
+    /// from it, and the validation cost more than reading a short game's tag pairs).
     pub fn start() -> Position {
-        Position::from_setup(Setup::start()).expect("start position is legal")
+        static START: std::sync::LazyLock<Position> = std::sync::LazyLock::new(|| {
+            Position::from_setup(Setup::start()).expect("start position is legal")
+        });
+        *START
     }
 
     /// Validates a setup. Every problem is listed in the error, which also returns the setup.
