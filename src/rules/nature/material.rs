@@ -305,29 +305,67 @@ impl Analyzer<'_> {
     /// of `skip`.
     pub(super) fn best_capture_skipping(&mut self, pos: &Position, skip: Bitboard) -> i32 {
         let them = !pos.turn();
-        let mut best = 0;
-        for s in (pos.by_color(them) & pos.attacked_by(!them)) - skip {
-            if pos.piece_at(s).is_some_and(|p| p.role == Role::King) {
-                continue;
-            }
-            let (v, _) = self.see(pos, s, 0);
-            best = best.max(self.scalar(v));
-        }
-        best
+        let targets = (pos.by_color(them) & pos.attacked_by(!them)) - skip;
+        self.best_capture_on(pos, targets)
     }
 
     /// The best balance (scalar) of any capture by the side to move, except onto `skip`.
     pub(super) fn best_capture(&mut self, pos: &Position, skip: Option<Square>) -> i32 {
         let them = !pos.turn();
-        let mut best = 0;
-        for s in pos.by_color(them) & pos.attacked_by(!them) {
-            if Some(s) == skip || pos.piece_at(s).is_some_and(|p| p.role == Role::King) {
+        let mut targets = pos.by_color(them) & pos.attacked_by(!them);
+        if let Some(s) = skip {
+            targets = targets.without(s);
+        }
+        self.best_capture_on(pos, targets)
+    }
+
+    /// The best static exchange (scalar, at least zero) over the enemy pieces on `targets`, the
+    /// general left out. No exchange wins more than its target is worth, so the targets are
+    /// taken dearest first and the search ends at the first one worth no more than the best
+    /// balance found; each exchange is searched only for a balance above that best
+    /// ([`Self::see_scalar_above`]). The answer is the full maximum's.
+    fn best_capture_on(&mut self, pos: &Position, targets: Bitboard) -> i32 {
+        let mut by_value: ArrayVec<(i32, Square), 16> = ArrayVec::new();
+        for s in targets {
+            let Some(p) = pos.piece_at(s).filter(|p| p.role != Role::King) else {
                 continue;
+            };
+            if by_value.try_push((self.scalar(self.mat(p)), s)).is_err() {
+                break; // (at most 16 enemy pieces)
             }
-            let (v, _) = self.see(pos, s, 0);
-            best = best.max(self.scalar(v));
+        }
+        // Dearest first; among equals, in square order (the order does not change the maximum).
+        by_value.sort_unstable_by_key(|&(v, s)| (std::cmp::Reverse(v), s as u8));
+        let mut best = 0;
+        let mut scratch = *pos;
+        for (value, s) in by_value {
+            if value <= best {
+                break;
+            }
+            best = self.see_scalar_above(&mut scratch, s, best);
         }
         best
+    }
+
+    /// The static exchange on `s` (scalar) when it is above `alpha` (at least zero), else
+    /// `alpha`: [`Self::see_below`]'s search, where a capture must beat `alpha` as well as the
+    /// best capture so far to be worth searching.
+    fn see_scalar_above(&mut self, pos: &mut Position, s: Square, alpha: i32) -> i32 {
+        let Some(target) = pos.piece_at(s) else {
+            return alpha;
+        };
+        let top = self.scalar(self.mat(target));
+        let mut b = alpha.max(0);
+        for m in Self::captures_to(pos, s) {
+            if b >= top {
+                break;
+            }
+            let undo = pos.play_unchecked(m);
+            let (reply, _) = self.see_below(pos, s, 1, top - b);
+            pos.undo(m, undo);
+            b = b.max(top - self.scalar(reply));
+        }
+        b
     }
 
     /// Whether the balance of a series of checks and its capture is a gain. As [`Mat::is_gain`],
