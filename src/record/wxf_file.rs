@@ -275,7 +275,10 @@ fn read_game(lines: &[&str], mut k: usize) -> (GameEntry, usize) {
             if !l.is_empty() {
                 match header_line(l) {
                     Ok((_, (key, value))) => {
-                        let value = value.trim().trim_end_matches(';').trim_end();
+                        // (Some files end header lines with ';': one is dropped, and the
+                        // writer doubles a value's own trailing ';'.)
+                        let value = value.trim();
+                        let value = value.strip_suffix(';').unwrap_or(value).trim_end();
                         if key.eq_ignore_ascii_case("FORMAT") {
                             notation = format_notation(value);
                         } else {
@@ -615,6 +618,10 @@ pub fn write_game(game: &Game, out: &mut String) {
         if !v.trim().is_empty() {
             out.push(' ');
             out.push_str(v.trim());
+            // (A reader drops one ';' ending a header line.)
+            if v.trim().ends_with(';') {
+                out.push(';');
+            }
         }
         out.push('\n');
     }
@@ -744,6 +751,37 @@ mod tests {
         assert!(
             tags.contains(&("Place".to_owned(), "Hall 2".to_owned())),
             "{tags:?}"
+        );
+        let mut again = String::new();
+        write_game(&back[0].game, &mut again);
+        assert_eq!(text, again);
+    }
+
+    /// A header value ending with ';' keeps it: the reader drops one ';' ending a header line
+    /// (some files end them so), and the writer doubles a value's own (found by the records fuzz
+    /// target, crash-b7731635).
+    #[test]
+    fn header_value_ending_with_a_semicolon() {
+        let text = "FORMAT WXF\nEVENT Cup;\nSITE Hall\nSTART{\n}END\n";
+        let back = read_str(text, "t");
+        assert!(
+            back[0]
+                .game
+                .tags
+                .contains(&("Event".to_owned(), "Cup".to_owned()))
+        );
+        let mut game = Game::new(Position::start());
+        game.tags
+            .push(("Event".to_owned(), "Cup; final;".to_owned()));
+        let mut text = String::new();
+        write_game(&game, &mut text);
+        let back = read_str(&text, "t");
+        assert!(
+            back[0]
+                .game
+                .tags
+                .contains(&("Event".to_owned(), "Cup; final;".to_owned())),
+            "{text}"
         );
         let mut again = String::new();
         write_game(&back[0].game, &mut again);
