@@ -628,9 +628,6 @@ fn checking_moves_by_play(pos: &Position) -> MoveList {
 #[derive(Default)]
 pub(crate) struct ZobristHasher(u64);
 
-/// A map keyed by Zobrist position keys.
-pub(crate) type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<ZobristHasher>>;
-
 impl Hasher for ZobristHasher {
     fn finish(&self) -> u64 {
         self.0

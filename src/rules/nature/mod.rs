@@ -283,9 +283,6 @@ pub struct Analyzer<'p> {
     /// The threats of a pawn by itself that [`Self::chase_targets`] left out (recorded with
     /// [`Profile::pawn_chases_in_mutual_play`], read into [`MoveNature::pawn_targets`]).
     pawn_alone: Vec<ChaseTarget>,
-    /// [`Self::threatens_mate`]'s answers with a cap of one or none (a mate in one), by
-    /// position key.
-    mates_in_one: search::KeyMap<bool>,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -306,7 +303,6 @@ impl<'p> Analyzer<'p> {
             counter_seen: false,
             ward_history: None,
             pawn_alone: Vec::new(),
-            mates_in_one: search::KeyMap::default(),
         }
     }
 }
