@@ -105,11 +105,11 @@ fn tag_of_key(key: &str) -> String {
     if let Some((_, t)) = KEYS.iter().find(|(k, _)| *k == up) {
         return (*t).to_owned();
     }
+    // (ASCII letters only change case, as in [`key_of_tag`]: a key read back prints the same.)
     let mut c = key.chars();
     match c.next() {
-        Some(f) => f
-            .to_uppercase()
-            .chain(c.flat_map(char::to_lowercase))
+        Some(f) => std::iter::once(f.to_ascii_uppercase())
+            .chain(c.map(|c| c.to_ascii_lowercase()))
             .collect(),
         None => String::new(),
     }
@@ -708,6 +708,11 @@ mod tests {
         assert_eq!(tag_of_key("REDTEAM"), "RedTeam");
         assert_eq!(tag_of_key("WHATEVER"), "Whatever");
         assert_eq!(key_of_tag("RedTeam"), "REDTEAM");
+        // Letters outside ASCII keep their case both ways (found by the records fuzz target:
+        // a key with a Greek or full-width capital printed differently after reading back).
+        assert_eq!(tag_of_key("MOVEＮ犑_2"), "MoveＮ犑_2");
+        assert_eq!(key_of_tag("MoveＮ犑_2"), "MOVEＮ犑_2");
+        assert_eq!(key_of_tag(&tag_of_key("RESULT_Ϥ")), "RESULT_Ϥ");
     }
 
     /// The standard placement with moves already played without a capture (a halfmove clock
