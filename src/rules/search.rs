@@ -421,6 +421,10 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
     let them = pos.by_color(!us);
     let occ = pos.occupied();
     let rot = pos.occupied_rotated();
+    let own_rooks = pos.pieces(us, Role::Rook);
+    let own_cannons = pos.pieces(us, Role::Cannon);
+    let own_horses = pos.pieces(us, Role::Horse);
+    let own_kings = pos.pieces(us, Role::King);
 
     // Lines from the enemy general: the first two pieces on each may uncover a check; empty
     // points in front of an own cannon that faces it make a screen when a piece lands there.
@@ -430,34 +434,36 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
     let first = r1 & occ;
     let mut discover = first | attacks::cannon_attacks(ksq, occ, rot);
     let mut screen = Bitboard::EMPTY;
-    let own_cannons = pos.pieces(us, Role::Cannon);
     for p1 in first & own_cannons {
         screen |= attacks::between(ksq, p1);
     }
-    let own_horses = pos.pieces(us, Role::Horse);
-    for leg in attacks::horse_attackers(ksq) {
-        if (leg.targets & own_horses).any() {
-            discover |= Bitboard::from_square(leg.block);
+    // Own horses a leg away from checking (the leg is a diagonal neighbour of the general).
+    let leg_horses = own_horses & attacks::horse_attacker_squares(ksq, Bitboard::EMPTY);
+    if leg_horses.any() {
+        for leg in attacks::horse_attackers(ksq) {
+            if (leg.targets & own_horses).any() {
+                discover |= Bitboard::from_square(leg.block);
+            }
         }
     }
     discover &= own;
 
     // Points from which each role checks directly (for a piece not in `discover`).
-    let mut occ2 = occ;
-    let mut rot2 = rot;
-    for b in first {
-        occ2.clear(b);
-        rot2 &= !attacks::rot_bit(b);
-    }
     let rook_checks = r1;
-    let cannon_checks = attacks::rook_attacks(ksq, occ2, rot2) - r1;
+    let cannon_checks = attacks::cannon_attacker_squares(ksq, occ, rot);
+    debug_assert_eq!(cannon_checks, {
+        let (mut occ2, mut rot2) = (occ, rot);
+        for b in first {
+            occ2.clear(b);
+            rot2 &= !attacks::rot_bit(b);
+        }
+        attacks::rook_attacks(ksq, occ2, rot2) - r1
+    });
     let horse_checks = attacks::horse_attacker_squares(ksq, occ);
     let pawn_checks = attacks::pawn_attackers(us, ksq);
     // Already attacked (only in a hypothetical position): [`Position::attackers`] from the
     // sets above.
-    let own_kings = pos.pieces(us, Role::King);
-    let attacked = (rook_checks
-        & (pos.pieces(us, Role::Rook) | (own_kings & Bitboard::file(ksq.file()))))
+    let attacked = (rook_checks & (own_rooks | (own_kings & Bitboard::file(ksq.file()))))
         | (cannon_checks & own_cannons)
         | (horse_checks & own_horses)
         | (pawn_checks & pos.pieces(us, Role::Pawn))
@@ -473,15 +479,61 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
     let zone =
         Bitboard::file(ksq.file()) | Bitboard::rank(ksq.rank()) | attacks::diagonal_neighbours(ksq);
 
-    // The own general (each check found is tested for legality directly: most positions have
-    // one or two, fewer than the points a full king-safety survey looks at).
-    let own_king = pos.king(us);
-    let mut emit = |from: Square, targets: Bitboard, direct: Bitboard| {
+    // Whether an own piece other than the one on `from` attacks the enemy general with the
+    // occupancy `occ2` (exactly [`Position::attacked_with`] for `own.without(from)`): the
+    // general is not attacked now, so an own pawn never attacks it (its attack does not depend
+    // on the occupancy) and neither does the own general from next to it; only the rooks,
+    // cannons and the general on its lines and the horses a leg away can, judged by the pieces
+    // between and the leg.
+    let line_sliders =
+        ((own_rooks | own_cannons) & attacks::lines(ksq)) | (own_kings & attacks::file_line(ksq));
+    let others_check = |from: Square, occ2: Bitboard| -> bool {
+        for x in line_sliders.without(from) {
+            let screens = (attacks::between(ksq, x) & occ2).count();
+            if screens == u32::from(own_cannons.contains(x)) {
+                return true;
+            }
+        }
+        if leg_horses.without(from).any() {
+            for leg in attacks::horse_attackers(ksq) {
+                if (leg.targets & leg_horses).without(from).any() && !occ2.contains(leg.block) {
+                    return true;
+                }
+            }
+        }
+        false
+    };
+    // Whether the piece of `role` moved to `to` attacks the enemy general itself, with the
+    // occupancy `occ2` after the move (the reverse lookups from the general: a rook or cannon
+    // on its line with no piece or one piece between, a horse with a free leg, which is the
+    // general's diagonal neighbour, a pawn on a pawn's checking point, the own general on its
+    // file with nothing between or next to it).
+    let moved_checks = |role: Role, to: Square, occ2: Bitboard| -> bool {
+        let on_line = attacks::lines(ksq).contains(to);
+        let screens = (attacks::between(ksq, to) & occ2).count();
+        match role {
+            Role::Rook => on_line && screens == 0,
+            Role::Cannon => on_line && screens == 1,
+            Role::Horse => attacks::horse_attacker_squares(ksq, occ2).contains(to),
+            Role::Pawn => pawn_checks.contains(to),
+            Role::King => {
+                attacks::king_attacks(to).contains(ksq)
+                    || (attacks::file_line(ksq).contains(to) && screens == 0)
+            }
+            Role::Advisor | Role::Elephant => false,
+        }
+    };
+
+    // Legality of each check found: [`Position::is_legal_with`] on the king safety of the side
+    // to move, surveyed once at the first check (most moves then need no test at all; nearly
+    // half the positions searched have no check to test).
+    let mut safety: Option<KingSafety> = None;
+    let mut emit = |from: Square, role: Role, targets: Bitboard, direct: Bitboard| {
         let targets = targets.without(ksq);
         let (exact, sure) = if discover.contains(from) {
             // Leaving `from` uncovers a check or not, whatever the destination outside the
             // zone; inside it the destination may block again.
-            let uncovers = pos.attacked_with(ksq, us, occ.without(from), own.without(from));
+            let uncovers = others_check(from, occ.without(from));
             let outside = targets - zone;
             (
                 targets & zone,
@@ -493,11 +545,17 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
             (Bitboard::EMPTY, targets & (direct | screen))
         };
         for to in exact | sure {
-            let m = Move::new(from, to);
-            if !sure.contains(to) && !gives_check_exact(pos, m, ksq) {
-                continue;
+            if !sure.contains(to) {
+                // The exact test, on the occupancy after the move (a capture leaves the
+                // enemy piece's point occupied, by the mover).
+                let occ2 = occ.without(from).with(to);
+                if !others_check(from, occ2) && !moved_checks(role, to, occ2) {
+                    continue;
+                }
             }
-            if !pos.leaves_king_attacked(m, own_king) {
+            let m = Move::new(from, to);
+            let ks = safety.get_or_insert_with(|| pos.king_safety());
+            if pos.is_legal_with(ks, m) {
                 out.push(m);
             }
         }
@@ -507,16 +565,17 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
     let may = |sq: Square, reach: Bitboard, direct: Bitboard| {
         discover.contains(sq) || (reach & (direct | screen)).any()
     };
-    for sq in pos.pieces(us, Role::Rook) {
+    for sq in own_rooks {
         if may(sq, attacks::lines(sq), rook_checks) {
-            emit(sq, attacks::rook_attacks(sq, occ, rot) - own, rook_checks);
+            let targets = attacks::rook_attacks(sq, occ, rot) - own;
+            emit(sq, Role::Rook, targets, rook_checks);
         }
     }
-    for sq in pos.pieces(us, Role::Cannon) {
+    for sq in own_cannons {
         if may(sq, attacks::lines(sq), cannon_checks) {
             let quiet = attacks::rook_attacks(sq, occ, rot) - occ;
             let targets = quiet | (attacks::cannon_attacks(sq, occ, rot) & them);
-            emit(sq, targets, cannon_checks);
+            emit(sq, Role::Cannon, targets, cannon_checks);
         }
     }
     for sq in own_horses {
@@ -525,12 +584,18 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
             attacks::horse_attacks(sq, Bitboard::EMPTY),
             horse_checks,
         ) {
-            emit(sq, attacks::horse_attacks(sq, occ) - own, horse_checks);
+            let targets = attacks::horse_attacks(sq, occ) - own;
+            emit(sq, Role::Horse, targets, horse_checks);
         }
     }
     for sq in pos.pieces(us, Role::Pawn) {
         if may(sq, attacks::pawn_attacks(us, sq), pawn_checks) {
-            emit(sq, attacks::pawn_attacks(us, sq) - own, pawn_checks);
+            emit(
+                sq,
+                Role::Pawn,
+                attacks::pawn_attacks(us, sq) - own,
+                pawn_checks,
+            );
         }
     }
     // Elephants, advisors and the general never check by themselves (a general on the enemy
@@ -547,54 +612,23 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
             attacks::elephant_attacks(sq, Bitboard::EMPTY),
             Bitboard::EMPTY,
         ) {
-            emit(
-                sq,
-                attacks::elephant_attacks(sq, occ) - own,
-                Bitboard::EMPTY,
-            );
+            let targets = attacks::elephant_attacks(sq, occ) - own;
+            emit(sq, Role::Elephant, targets, Bitboard::EMPTY);
         }
     }
     for sq in pos.pieces(us, Role::Advisor) & quiet_ones {
         if may(sq, attacks::advisor_attacks(sq), Bitboard::EMPTY) {
-            emit(sq, attacks::advisor_attacks(sq) - own, Bitboard::EMPTY);
+            let targets = attacks::advisor_attacks(sq) - own;
+            emit(sq, Role::Advisor, targets, Bitboard::EMPTY);
         }
     }
-    for sq in pos.pieces(us, Role::King) & quiet_ones {
+    for sq in own_kings & quiet_ones {
         if may(sq, attacks::king_attacks(sq), Bitboard::EMPTY) {
-            emit(sq, attacks::king_attacks(sq) - own, Bitboard::EMPTY);
+            let targets = attacks::king_attacks(sq) - own;
+            emit(sq, Role::King, targets, Bitboard::EMPTY);
         }
     }
     debug_assert_eq!(*out, checking_moves_by_play(pos), "{}", pos.fen());
-}
-
-/// Whether the pseudo-legal move `m` leaves the enemy general on `ksq` attacked, without
-/// playing it.
-#[inline]
-fn gives_check_exact(pos: &Position, m: Move, ksq: Square) -> bool {
-    let us = pos.turn();
-    let (from, to) = (m.from, m.to);
-    let occ = pos.occupied().without(from).with(to);
-    let rot = (pos.occupied_rotated() & !(1u128 << attacks::rot_index(from)))
-        | 1u128 << attacks::rot_index(to);
-    // The other pieces (the captured one, if any, is not ours).
-    let others = pos.by_color(us).without(from);
-    if pos.attacked_with(ksq, us, occ, others) {
-        return true;
-    }
-    let Some(piece) = pos.piece_at(from) else {
-        return false;
-    };
-    match piece.role {
-        Role::Rook => attacks::rook_attacks(to, occ, rot).contains(ksq),
-        Role::Cannon => attacks::cannon_attacks(to, occ, rot).contains(ksq),
-        Role::Horse => attacks::horse_attacks(to, occ).contains(ksq),
-        Role::Pawn => attacks::pawn_attacks(us, to).contains(ksq),
-        Role::King => {
-            attacks::king_attacks(to).contains(ksq)
-                || (to.file() == ksq.file() && attacks::rook_attacks(to, occ, rot).contains(ksq))
-        }
-        Role::Advisor | Role::Elephant => false,
-    }
 }
 
 /// [`checking_moves`] by playing every candidate (for positions where the enemy general
