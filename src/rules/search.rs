@@ -526,76 +526,93 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
 
     // Legality of each check found: [`Position::is_legal_with`] on the king safety of the side
     // to move, surveyed once at the first check (most moves then need no test at all; nearly
-    // half the positions searched have no check to test).
+    // half the positions searched have no check to test). Its fast case is taken here: out of
+    // check, a move by no blocker (nor the general) onto no risky point is legal.
     let mut safety: Option<KingSafety> = None;
-    let mut emit = |from: Square, role: Role, targets: Bitboard, direct: Bitboard| {
-        let targets = targets.without(ksq);
-        let (exact, sure) = if discover.contains(from) {
-            // Leaving `from` uncovers a check or not, whatever the destination outside the
-            // zone; inside it the destination may block again.
-            let uncovers = others_check(from, occ.without(from));
-            let outside = targets - zone;
-            (
-                targets & zone,
-                if uncovers { outside } else { outside & direct },
-            )
-        } else {
-            // A screen point lies between the enemy general and an own cannon with nothing
-            // else between: a piece landing there from off the line always makes the check.
-            (Bitboard::EMPTY, targets & (direct | screen))
-        };
-        for to in exact | sure {
-            if !sure.contains(to) {
-                // The exact test, on the occupancy after the move (a capture leaves the
-                // enemy piece's point occupied, by the mover).
-                let occ2 = occ.without(from).with(to);
-                if !others_check(from, occ2) && !moved_checks(role, to, occ2) {
-                    continue;
-                }
-            }
+    let mut push = |from: Square, checks: Bitboard| {
+        let ks = safety.get_or_insert_with(|| pos.king_safety());
+        let free = !ks.in_check && !ks.blockers.contains(from);
+        for to in checks {
             let m = Move::new(from, to);
-            let ks = safety.get_or_insert_with(|| pos.king_safety());
-            if pos.is_legal_with(ks, m) {
+            if (free && !ks.risky.contains(to)) || pos.is_legal_with(ks, m) {
                 out.push(m);
             }
         }
     };
-    // A piece that uncovers nothing can only check by landing on a checking point of its role
-    // or on a screen point: pieces that reach none of them even on an empty board are skipped.
+    // The destinations among `targets` (not the general's point) at which the piece of `role`
+    // on `from`, which may uncover a check, gives check. Leaving `from` uncovers a check or
+    // not, whatever the destination outside the zone; inside it the destination may block
+    // again, or the piece check by itself: the exact test on the occupancy after the move (a
+    // capture leaves the enemy piece's point occupied, by the mover).
+    let discovered = |from: Square, role: Role, targets: Bitboard, direct: Bitboard| {
+        let outside = targets - zone;
+        let mut checks = if others_check(from, occ.without(from)) {
+            outside
+        } else {
+            outside & direct
+        };
+        for to in targets & zone {
+            let occ2 = occ.without(from).with(to);
+            if others_check(from, occ2) || moved_checks(role, to, occ2) {
+                checks.set(to);
+            }
+        }
+        checks
+    };
+    // The checking destinations of the piece of `role` on `from` among its pseudo-legal
+    // `targets`. A piece that uncovers nothing checks exactly where it lands on a checking
+    // point of its role (`direct`) or on a screen point: one between the enemy general and an
+    // own cannon with nothing else between, where a piece arriving from off the line always
+    // makes the check.
+    let checks_of = |from: Square, role: Role, targets: Bitboard, direct: Bitboard| {
+        let targets = targets.without(ksq);
+        if discover.contains(from) {
+            discovered(from, role, targets, direct)
+        } else {
+            targets & (direct | screen)
+        }
+    };
+    // Pieces that uncover nothing and reach no checking point of their role nor a screen
+    // point even on an empty board are skipped.
     let may = |sq: Square, reach: Bitboard, direct: Bitboard| {
         discover.contains(sq) || (reach & (direct | screen)).any()
     };
     for sq in own_rooks {
         if may(sq, attacks::lines(sq), rook_checks) {
             let targets = attacks::rook_attacks(sq, occ, rot) - own;
-            emit(sq, Role::Rook, targets, rook_checks);
+            let c = checks_of(sq, Role::Rook, targets, rook_checks);
+            if c.any() {
+                push(sq, c);
+            }
         }
     }
     for sq in own_cannons {
         if may(sq, attacks::lines(sq), cannon_checks) {
             let quiet = attacks::rook_attacks(sq, occ, rot) - occ;
             let targets = quiet | (attacks::cannon_attacks(sq, occ, rot) & them);
-            emit(sq, Role::Cannon, targets, cannon_checks);
+            let c = checks_of(sq, Role::Cannon, targets, cannon_checks);
+            if c.any() {
+                push(sq, c);
+            }
         }
     }
     for sq in own_horses {
-        if may(
-            sq,
-            attacks::horse_attacks(sq, Bitboard::EMPTY),
-            horse_checks,
-        ) {
+        let reach = attacks::horse_attacks(sq, Bitboard::EMPTY);
+        if may(sq, reach, horse_checks) {
             let targets = attacks::horse_attacks(sq, occ) - own;
-            emit(sq, Role::Horse, targets, horse_checks);
+            let c = checks_of(sq, Role::Horse, targets, horse_checks);
+            if c.any() {
+                push(sq, c);
+            }
         }
     }
     for sq in pos.pieces(us, Role::Pawn) {
-        if may(sq, attacks::pawn_attacks(us, sq), pawn_checks) {
-            emit(
-                sq,
-                Role::Pawn,
-                attacks::pawn_attacks(us, sq) - own,
-                pawn_checks,
-            );
+        let reach = attacks::pawn_attacks(us, sq);
+        if may(sq, reach, pawn_checks) {
+            let c = checks_of(sq, Role::Pawn, reach - own, pawn_checks);
+            if c.any() {
+                push(sq, c);
+            }
         }
     }
     // Elephants, advisors and the general never check by themselves (a general on the enemy
@@ -613,19 +630,28 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
             Bitboard::EMPTY,
         ) {
             let targets = attacks::elephant_attacks(sq, occ) - own;
-            emit(sq, Role::Elephant, targets, Bitboard::EMPTY);
+            let c = checks_of(sq, Role::Elephant, targets, Bitboard::EMPTY);
+            if c.any() {
+                push(sq, c);
+            }
         }
     }
     for sq in pos.pieces(us, Role::Advisor) & quiet_ones {
-        if may(sq, attacks::advisor_attacks(sq), Bitboard::EMPTY) {
-            let targets = attacks::advisor_attacks(sq) - own;
-            emit(sq, Role::Advisor, targets, Bitboard::EMPTY);
+        let reach = attacks::advisor_attacks(sq);
+        if may(sq, reach, Bitboard::EMPTY) {
+            let c = checks_of(sq, Role::Advisor, reach - own, Bitboard::EMPTY);
+            if c.any() {
+                push(sq, c);
+            }
         }
     }
     for sq in own_kings & quiet_ones {
-        if may(sq, attacks::king_attacks(sq), Bitboard::EMPTY) {
-            let targets = attacks::king_attacks(sq) - own;
-            emit(sq, Role::King, targets, Bitboard::EMPTY);
+        let reach = attacks::king_attacks(sq);
+        if may(sq, reach, Bitboard::EMPTY) {
+            let c = checks_of(sq, Role::King, reach - own, Bitboard::EMPTY);
+            if c.any() {
+                push(sq, c);
+            }
         }
     }
     debug_assert_eq!(*out, checking_moves_by_play(pos), "{}", pos.fen());
