@@ -833,8 +833,13 @@ impl MateTable {
         Moves::from_slice(&l)
     }
 
-    /// Whether the opponent has a legal move after `m` ([`has_legal_reply`]), from the stored
-    /// replies when they are known.
+    /// Whether the opponent has a legal move after the check `m` ([`has_legal_reply`]), from
+    /// the stored replies when they are known.
+    ///
+    /// Otherwise the [`first_replies`] are listed and kept: a check that does not mate is
+    /// nearly always searched further next ([`every_reply_mated`] asks for them first), and
+    /// they include every legal move of the general, so when there are none, only the other
+    /// evasions remain to be looked for ([`has_other_evasion`]).
     fn has_reply_after(&mut self, pos: &mut Position, m: Move) -> bool {
         let key = pos.key_after(m);
         match self.map.get(&key) {
@@ -844,10 +849,16 @@ impl MateTable {
         }
         let undo = pos.play_unchecked(m);
         // (`m` gives check.)
-        let has = has_reply_to_check(pos);
+        let mut first = MoveList::new();
+        first_replies_into(pos, &mut first);
+        let has = !first.is_empty() || has_other_evasion(pos, &pos.king_safety());
+        debug_assert_eq!(has, has_reply_to_check(pos));
         pos.undo(m, undo);
-        self.make_room(0);
-        self.map.entry(key).or_insert(EMPTY_ENTRY).has_move = if has { 2 } else { 1 };
+        self.make_room(first.len());
+        let span = self.store(&first);
+        let e = self.map.entry(key).or_insert(EMPTY_ENTRY);
+        e.first = span;
+        e.has_move = if has { 2 } else { 1 };
         has
     }
 
