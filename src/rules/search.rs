@@ -276,10 +276,38 @@ fn generation_rank(role: Role) -> u32 {
 /// or a horse's leg, where a piece blocks), plus every move of an own cannon screen and of the
 /// general, and then put in the order of [`Position::legal_moves`].
 fn single_check_replies(q: &Position, ks: &KingSafety, c: Square, out: &mut MoveList) {
+    let k = ks.king;
+    // (Collected in `out`, then tested and sorted there.)
+    let cand = out;
+    for_each_single_check_answer(q, k, c, |m| {
+        cand.push(m);
+        false
+    });
+    for t in attacks::king_attacks(k) - q.by_color(q.turn()) {
+        cand.push(Move::new(k, t));
+    }
+    cand.retain(|m| q.is_legal_with(ks, *m));
+    cand.sort_unstable_by_key(|m| {
+        let role = q.piece_at(m.from).map_or(Role::King, |p| p.role);
+        generation_rank(role) << 16 | (m.from as u32) << 8 | m.to as u32
+    });
+}
+
+/// Calls `f` on every pseudo-legal move of a piece other than the general (on `k`) that may
+/// answer the single check given by the piece on `c`, until `f` returns true (and then returns
+/// true): the moves onto the checker and onto the points between it and the general (a horse's
+/// leg), found backwards from those points, then every move of an own cannon screen. A move by
+/// another piece than the general that lands elsewhere, and is no screen's, leaves the checker
+/// attacking ([`single_check_replies`] lists the legal ones among these and the general's).
+fn for_each_single_check_answer(
+    q: &Position,
+    k: Square,
+    c: Square,
+    mut f: impl FnMut(Move) -> bool,
+) -> bool {
     let us = q.turn();
     let own = q.by_color(us);
     let occ = q.occupied();
-    let k = ks.king;
     let mut screen = Bitboard::EMPTY;
     let block = match q.piece_at(c).map(|p| p.role) {
         Some(Role::Horse) => attacks::horse_attackers(k)
@@ -296,11 +324,11 @@ fn single_check_replies(q: &Position, ks: &KingSafety, c: Square, out: &mut Move
         // A rook or the facing general: block the line.
         _ => attacks::between(c, k),
     };
-    // (Collected in `out`, then tested and sorted there.)
-    let cand = out;
     for t in (block.with(c)) - own {
-        for f in movers_to(q, t, screen) {
-            cand.push(Move::new(f, t));
+        for from in movers_to(q, t, screen) {
+            if f(Move::new(from, t)) {
+                return true;
+            }
         }
     }
     if let Some(s) = screen.first() {
@@ -320,17 +348,12 @@ fn single_check_replies(q: &Position, ks: &KingSafety, c: Square, out: &mut Move
             Some(Role::King) | None => Bitboard::EMPTY,
         };
         for t in targets {
-            cand.push(Move::new(s, t));
+            if f(Move::new(s, t)) {
+                return true;
+            }
         }
     }
-    for t in attacks::king_attacks(k) - own {
-        cand.push(Move::new(k, t));
-    }
-    cand.retain(|m| q.is_legal_with(ks, *m));
-    cand.sort_unstable_by_key(|m| {
-        let role = q.piece_at(m.from).map_or(Role::King, |p| p.role);
-        generation_rank(role) << 16 | (m.from as u32) << 8 | m.to as u32
-    });
+    false
 }
 
 /// Whether the side to move, in check, has a legal move ([`has_legal_reply`]): the general's
@@ -360,6 +383,10 @@ fn has_king_step(q: &Position, k: Square) -> bool {
 /// (or any legal move, when the evasions cannot be listed).
 fn has_other_evasion(q: &Position, ks: &KingSafety) -> bool {
     let k = ks.king;
+    if let Some(c) = ks.checkers.single() {
+        // Only the answers listed backwards from the checker can be legal.
+        return for_each_single_check_answer(q, k, c, |m| q.is_legal_with(ks, m));
+    }
     let Some(ev) = Evasions::new(q, ks.checkers, k) else {
         return q.has_legal_move_with(ks);
     };
