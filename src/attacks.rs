@@ -157,6 +157,23 @@ pub fn cannon_attacks(sq: Square, occ: Bitboard, rot: u128) -> Bitboard {
     line_lookup(sq, occ, rot, &RANK_CANNON, &FILE_CANNON)
 }
 
+/// The points from which a cannon attacks `sq` over exactly one screen, with the occupancy
+/// `occ` (`rot` its file-major copy): on each line, beyond the first piece up to and including
+/// the second (to the edge when there is none). That is [`rook_attacks`] from `sq` with the
+/// first pieces taken away, less [`rook_attacks`] with them, computed on the rank's and file's
+/// occupancy bits (the first pieces are the occupied points of the first lookup).
+#[inline]
+pub fn cannon_attacker_squares(sq: Square, occ: Bitboard, rot: u128) -> Bitboard {
+    let i = sq as u32;
+    let (f, r) = ((i % 9) as usize, (i / 9) as usize);
+    let (rank, file) = (rank_bits(occ, r as u32), file_bits(rot, f as u32));
+    let rank1 = RANK_ROOK[f][rank] as usize;
+    let file1 = FILE_ROOK[r][file] as usize;
+    let rank2 = RANK_ROOK[f][rank & !rank1] as usize & !rank1;
+    let file2 = FILE_ROOK[r][file & !file1] as usize & !file1;
+    Bitboard((rank2 as u128) << (r * 9) | FILE_SPREAD[file2] << f)
+}
+
 /// Rook attacks along a rank as 9 bits: `file` of the rook, `occ` the rank's occupancy bits.
 #[inline]
 pub fn rook_rank_bits(file: usize, occ: usize) -> u32 {

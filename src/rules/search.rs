@@ -276,10 +276,38 @@ fn generation_rank(role: Role) -> u32 {
 /// or a horse's leg, where a piece blocks), plus every move of an own cannon screen and of the
 /// general, and then put in the order of [`Position::legal_moves`].
 fn single_check_replies(q: &Position, ks: &KingSafety, c: Square, out: &mut MoveList) {
+    let k = ks.king;
+    // (Collected in `out`, then tested and sorted there.)
+    let cand = out;
+    for_each_single_check_answer(q, k, c, |m| {
+        cand.push(m);
+        false
+    });
+    for t in attacks::king_attacks(k) - q.by_color(q.turn()) {
+        cand.push(Move::new(k, t));
+    }
+    cand.retain(|m| q.is_legal_with(ks, *m));
+    cand.sort_unstable_by_key(|m| {
+        let role = q.piece_at(m.from).map_or(Role::King, |p| p.role);
+        generation_rank(role) << 16 | (m.from as u32) << 8 | m.to as u32
+    });
+}
+
+/// Calls `f` on every pseudo-legal move of a piece other than the general (on `k`) that may
+/// answer the single check given by the piece on `c`, until `f` returns true (and then returns
+/// true): the moves onto the checker and onto the points between it and the general (a horse's
+/// leg), found backwards from those points, then every move of an own cannon screen. A move by
+/// another piece than the general that lands elsewhere, and is no screen's, leaves the checker
+/// attacking ([`single_check_replies`] lists the legal ones among these and the general's).
+fn for_each_single_check_answer(
+    q: &Position,
+    k: Square,
+    c: Square,
+    mut f: impl FnMut(Move) -> bool,
+) -> bool {
     let us = q.turn();
     let own = q.by_color(us);
     let occ = q.occupied();
-    let k = ks.king;
     let mut screen = Bitboard::EMPTY;
     let block = match q.piece_at(c).map(|p| p.role) {
         Some(Role::Horse) => attacks::horse_attackers(k)
@@ -296,11 +324,11 @@ fn single_check_replies(q: &Position, ks: &KingSafety, c: Square, out: &mut Move
         // A rook or the facing general: block the line.
         _ => attacks::between(c, k),
     };
-    // (Collected in `out`, then tested and sorted there.)
-    let cand = out;
     for t in (block.with(c)) - own {
-        for f in movers_to(q, t, screen) {
-            cand.push(Move::new(f, t));
+        for from in movers_to(q, t, screen) {
+            if f(Move::new(from, t)) {
+                return true;
+            }
         }
     }
     if let Some(s) = screen.first() {
@@ -320,17 +348,12 @@ fn single_check_replies(q: &Position, ks: &KingSafety, c: Square, out: &mut Move
             Some(Role::King) | None => Bitboard::EMPTY,
         };
         for t in targets {
-            cand.push(Move::new(s, t));
+            if f(Move::new(s, t)) {
+                return true;
+            }
         }
     }
-    for t in attacks::king_attacks(k) - own {
-        cand.push(Move::new(k, t));
-    }
-    cand.retain(|m| q.is_legal_with(ks, *m));
-    cand.sort_unstable_by_key(|m| {
-        let role = q.piece_at(m.from).map_or(Role::King, |p| p.role);
-        generation_rank(role) << 16 | (m.from as u32) << 8 | m.to as u32
-    });
+    false
 }
 
 /// Whether the side to move, in check, has a legal move ([`has_legal_reply`]): the general's
@@ -360,6 +383,10 @@ fn has_king_step(q: &Position, k: Square) -> bool {
 /// (or any legal move, when the evasions cannot be listed).
 fn has_other_evasion(q: &Position, ks: &KingSafety) -> bool {
     let k = ks.king;
+    if let Some(c) = ks.checkers.single() {
+        // Only the answers listed backwards from the checker can be legal.
+        return for_each_single_check_answer(q, k, c, |m| q.is_legal_with(ks, m));
+    }
     let Some(ev) = Evasions::new(q, ks.checkers, k) else {
         return q.has_legal_move_with(ks);
     };
@@ -421,6 +448,10 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
     let them = pos.by_color(!us);
     let occ = pos.occupied();
     let rot = pos.occupied_rotated();
+    let own_rooks = pos.pieces(us, Role::Rook);
+    let own_cannons = pos.pieces(us, Role::Cannon);
+    let own_horses = pos.pieces(us, Role::Horse);
+    let own_kings = pos.pieces(us, Role::King);
 
     // Lines from the enemy general: the first two pieces on each may uncover a check; empty
     // points in front of an own cannon that faces it make a screen when a piece lands there.
@@ -430,34 +461,36 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
     let first = r1 & occ;
     let mut discover = first | attacks::cannon_attacks(ksq, occ, rot);
     let mut screen = Bitboard::EMPTY;
-    let own_cannons = pos.pieces(us, Role::Cannon);
     for p1 in first & own_cannons {
         screen |= attacks::between(ksq, p1);
     }
-    let own_horses = pos.pieces(us, Role::Horse);
-    for leg in attacks::horse_attackers(ksq) {
-        if (leg.targets & own_horses).any() {
-            discover |= Bitboard::from_square(leg.block);
+    // Own horses a leg away from checking (the leg is a diagonal neighbour of the general).
+    let leg_horses = own_horses & attacks::horse_attacker_squares(ksq, Bitboard::EMPTY);
+    if leg_horses.any() {
+        for leg in attacks::horse_attackers(ksq) {
+            if (leg.targets & own_horses).any() {
+                discover |= Bitboard::from_square(leg.block);
+            }
         }
     }
     discover &= own;
 
     // Points from which each role checks directly (for a piece not in `discover`).
-    let mut occ2 = occ;
-    let mut rot2 = rot;
-    for b in first {
-        occ2.clear(b);
-        rot2 &= !attacks::rot_bit(b);
-    }
     let rook_checks = r1;
-    let cannon_checks = attacks::rook_attacks(ksq, occ2, rot2) - r1;
+    let cannon_checks = attacks::cannon_attacker_squares(ksq, occ, rot);
+    debug_assert_eq!(cannon_checks, {
+        let (mut occ2, mut rot2) = (occ, rot);
+        for b in first {
+            occ2.clear(b);
+            rot2 &= !attacks::rot_bit(b);
+        }
+        attacks::rook_attacks(ksq, occ2, rot2) - r1
+    });
     let horse_checks = attacks::horse_attacker_squares(ksq, occ);
     let pawn_checks = attacks::pawn_attackers(us, ksq);
     // Already attacked (only in a hypothetical position): [`Position::attackers`] from the
     // sets above.
-    let own_kings = pos.pieces(us, Role::King);
-    let attacked = (rook_checks
-        & (pos.pieces(us, Role::Rook) | (own_kings & Bitboard::file(ksq.file()))))
+    let attacked = (rook_checks & (own_rooks | (own_kings & Bitboard::file(ksq.file()))))
         | (cannon_checks & own_cannons)
         | (horse_checks & own_horses)
         | (pawn_checks & pos.pieces(us, Role::Pawn))
@@ -473,64 +506,140 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
     let zone =
         Bitboard::file(ksq.file()) | Bitboard::rank(ksq.rank()) | attacks::diagonal_neighbours(ksq);
 
-    // The own general (each check found is tested for legality directly: most positions have
-    // one or two, fewer than the points a full king-safety survey looks at).
-    let own_king = pos.king(us);
-    let mut emit = |from: Square, targets: Bitboard, direct: Bitboard| {
-        let targets = targets.without(ksq);
-        let (exact, sure) = if discover.contains(from) {
-            // Leaving `from` uncovers a check or not, whatever the destination outside the
-            // zone; inside it the destination may block again.
-            let uncovers = pos.attacked_with(ksq, us, occ.without(from), own.without(from));
-            let outside = targets - zone;
-            (
-                targets & zone,
-                if uncovers { outside } else { outside & direct },
-            )
-        } else {
-            // A screen point lies between the enemy general and an own cannon with nothing
-            // else between: a piece landing there from off the line always makes the check.
-            (Bitboard::EMPTY, targets & (direct | screen))
-        };
-        for to in exact | sure {
-            let m = Move::new(from, to);
-            if !sure.contains(to) && !gives_check_exact(pos, m, ksq) {
-                continue;
+    // Whether an own piece other than the one on `from` attacks the enemy general with the
+    // occupancy `occ2` (exactly [`Position::attacked_with`] for `own.without(from)`): the
+    // general is not attacked now, so an own pawn never attacks it (its attack does not depend
+    // on the occupancy) and neither does the own general from next to it; only the rooks,
+    // cannons and the general on its lines and the horses a leg away can, judged by the pieces
+    // between and the leg.
+    let line_sliders =
+        ((own_rooks | own_cannons) & attacks::lines(ksq)) | (own_kings & attacks::file_line(ksq));
+    let others_check = |from: Square, occ2: Bitboard| -> bool {
+        for x in line_sliders.without(from) {
+            let screens = (attacks::between(ksq, x) & occ2).count();
+            if screens == u32::from(own_cannons.contains(x)) {
+                return true;
             }
-            if !pos.leaves_king_attacked(m, own_king) {
+        }
+        if leg_horses.without(from).any() {
+            for leg in attacks::horse_attackers(ksq) {
+                if (leg.targets & leg_horses).without(from).any() && !occ2.contains(leg.block) {
+                    return true;
+                }
+            }
+        }
+        false
+    };
+    // Whether the piece of `role` moved to `to` attacks the enemy general itself, with the
+    // occupancy `occ2` after the move (the reverse lookups from the general: a rook or cannon
+    // on its line with no piece or one piece between, a horse with a free leg, which is the
+    // general's diagonal neighbour, a pawn on a pawn's checking point, the own general on its
+    // file with nothing between or next to it).
+    let moved_checks = |role: Role, to: Square, occ2: Bitboard| -> bool {
+        let on_line = attacks::lines(ksq).contains(to);
+        let screens = (attacks::between(ksq, to) & occ2).count();
+        match role {
+            Role::Rook => on_line && screens == 0,
+            Role::Cannon => on_line && screens == 1,
+            Role::Horse => attacks::horse_attacker_squares(ksq, occ2).contains(to),
+            Role::Pawn => pawn_checks.contains(to),
+            Role::King => {
+                attacks::king_attacks(to).contains(ksq)
+                    || (attacks::file_line(ksq).contains(to) && screens == 0)
+            }
+            Role::Advisor | Role::Elephant => false,
+        }
+    };
+
+    // Legality of each check found: [`Position::is_legal_with`] on the king safety of the side
+    // to move, surveyed once at the first check (most moves then need no test at all; nearly
+    // half the positions searched have no check to test). Its fast case is taken here: out of
+    // check, a move by no blocker (nor the general) onto no risky point is legal.
+    let mut safety: Option<KingSafety> = None;
+    let mut push = |from: Square, checks: Bitboard| {
+        let ks = safety.get_or_insert_with(|| pos.king_safety());
+        let free = !ks.in_check && !ks.blockers.contains(from);
+        for to in checks {
+            let m = Move::new(from, to);
+            if (free && !ks.risky.contains(to)) || pos.is_legal_with(ks, m) {
                 out.push(m);
             }
         }
     };
-    // A piece that uncovers nothing can only check by landing on a checking point of its role
-    // or on a screen point: pieces that reach none of them even on an empty board are skipped.
+    // The destinations among `targets` (not the general's point) at which the piece of `role`
+    // on `from`, which may uncover a check, gives check. Leaving `from` uncovers a check or
+    // not, whatever the destination outside the zone; inside it the destination may block
+    // again, or the piece check by itself: the exact test on the occupancy after the move (a
+    // capture leaves the enemy piece's point occupied, by the mover).
+    let discovered = |from: Square, role: Role, targets: Bitboard, direct: Bitboard| {
+        let outside = targets - zone;
+        let mut checks = if others_check(from, occ.without(from)) {
+            outside
+        } else {
+            outside & direct
+        };
+        for to in targets & zone {
+            let occ2 = occ.without(from).with(to);
+            if others_check(from, occ2) || moved_checks(role, to, occ2) {
+                checks.set(to);
+            }
+        }
+        checks
+    };
+    // The checking destinations of the piece of `role` on `from` among its pseudo-legal
+    // `targets`. A piece that uncovers nothing checks exactly where it lands on a checking
+    // point of its role (`direct`) or on a screen point: one between the enemy general and an
+    // own cannon with nothing else between, where a piece arriving from off the line always
+    // makes the check.
+    let checks_of = |from: Square, role: Role, targets: Bitboard, direct: Bitboard| {
+        let targets = targets.without(ksq);
+        if discover.contains(from) {
+            discovered(from, role, targets, direct)
+        } else {
+            targets & (direct | screen)
+        }
+    };
+    // Pieces that uncover nothing and reach no checking point of their role nor a screen
+    // point even on an empty board are skipped.
     let may = |sq: Square, reach: Bitboard, direct: Bitboard| {
         discover.contains(sq) || (reach & (direct | screen)).any()
     };
-    for sq in pos.pieces(us, Role::Rook) {
+    for sq in own_rooks {
         if may(sq, attacks::lines(sq), rook_checks) {
-            emit(sq, attacks::rook_attacks(sq, occ, rot) - own, rook_checks);
+            let targets = attacks::rook_attacks(sq, occ, rot) - own;
+            let c = checks_of(sq, Role::Rook, targets, rook_checks);
+            if c.any() {
+                push(sq, c);
+            }
         }
     }
-    for sq in pos.pieces(us, Role::Cannon) {
+    for sq in own_cannons {
         if may(sq, attacks::lines(sq), cannon_checks) {
             let quiet = attacks::rook_attacks(sq, occ, rot) - occ;
             let targets = quiet | (attacks::cannon_attacks(sq, occ, rot) & them);
-            emit(sq, targets, cannon_checks);
+            let c = checks_of(sq, Role::Cannon, targets, cannon_checks);
+            if c.any() {
+                push(sq, c);
+            }
         }
     }
     for sq in own_horses {
-        if may(
-            sq,
-            attacks::horse_attacks(sq, Bitboard::EMPTY),
-            horse_checks,
-        ) {
-            emit(sq, attacks::horse_attacks(sq, occ) - own, horse_checks);
+        let reach = attacks::horse_attacks(sq, Bitboard::EMPTY);
+        if may(sq, reach, horse_checks) {
+            let targets = attacks::horse_attacks(sq, occ) - own;
+            let c = checks_of(sq, Role::Horse, targets, horse_checks);
+            if c.any() {
+                push(sq, c);
+            }
         }
     }
     for sq in pos.pieces(us, Role::Pawn) {
-        if may(sq, attacks::pawn_attacks(us, sq), pawn_checks) {
-            emit(sq, attacks::pawn_attacks(us, sq) - own, pawn_checks);
+        let reach = attacks::pawn_attacks(us, sq);
+        if may(sq, reach, pawn_checks) {
+            let c = checks_of(sq, Role::Pawn, reach - own, pawn_checks);
+            if c.any() {
+                push(sq, c);
+            }
         }
     }
     // Elephants, advisors and the general never check by themselves (a general on the enemy
@@ -547,54 +656,32 @@ fn checking_moves_into(pos: &Position, out: &mut MoveList) {
             attacks::elephant_attacks(sq, Bitboard::EMPTY),
             Bitboard::EMPTY,
         ) {
-            emit(
-                sq,
-                attacks::elephant_attacks(sq, occ) - own,
-                Bitboard::EMPTY,
-            );
+            let targets = attacks::elephant_attacks(sq, occ) - own;
+            let c = checks_of(sq, Role::Elephant, targets, Bitboard::EMPTY);
+            if c.any() {
+                push(sq, c);
+            }
         }
     }
     for sq in pos.pieces(us, Role::Advisor) & quiet_ones {
-        if may(sq, attacks::advisor_attacks(sq), Bitboard::EMPTY) {
-            emit(sq, attacks::advisor_attacks(sq) - own, Bitboard::EMPTY);
+        let reach = attacks::advisor_attacks(sq);
+        if may(sq, reach, Bitboard::EMPTY) {
+            let c = checks_of(sq, Role::Advisor, reach - own, Bitboard::EMPTY);
+            if c.any() {
+                push(sq, c);
+            }
         }
     }
-    for sq in pos.pieces(us, Role::King) & quiet_ones {
-        if may(sq, attacks::king_attacks(sq), Bitboard::EMPTY) {
-            emit(sq, attacks::king_attacks(sq) - own, Bitboard::EMPTY);
+    for sq in own_kings & quiet_ones {
+        let reach = attacks::king_attacks(sq);
+        if may(sq, reach, Bitboard::EMPTY) {
+            let c = checks_of(sq, Role::King, reach - own, Bitboard::EMPTY);
+            if c.any() {
+                push(sq, c);
+            }
         }
     }
     debug_assert_eq!(*out, checking_moves_by_play(pos), "{}", pos.fen());
-}
-
-/// Whether the pseudo-legal move `m` leaves the enemy general on `ksq` attacked, without
-/// playing it.
-#[inline]
-fn gives_check_exact(pos: &Position, m: Move, ksq: Square) -> bool {
-    let us = pos.turn();
-    let (from, to) = (m.from, m.to);
-    let occ = pos.occupied().without(from).with(to);
-    let rot = (pos.occupied_rotated() & !(1u128 << attacks::rot_index(from)))
-        | 1u128 << attacks::rot_index(to);
-    // The other pieces (the captured one, if any, is not ours).
-    let others = pos.by_color(us).without(from);
-    if pos.attacked_with(ksq, us, occ, others) {
-        return true;
-    }
-    let Some(piece) = pos.piece_at(from) else {
-        return false;
-    };
-    match piece.role {
-        Role::Rook => attacks::rook_attacks(to, occ, rot).contains(ksq),
-        Role::Cannon => attacks::cannon_attacks(to, occ, rot).contains(ksq),
-        Role::Horse => attacks::horse_attacks(to, occ).contains(ksq),
-        Role::Pawn => attacks::pawn_attacks(us, to).contains(ksq),
-        Role::King => {
-            attacks::king_attacks(to).contains(ksq)
-                || (to.file() == ksq.file() && attacks::rook_attacks(to, occ, rot).contains(ksq))
-        }
-        Role::Advisor | Role::Elephant => false,
-    }
 }
 
 /// [`checking_moves`] by playing every candidate (for positions where the enemy general
@@ -770,8 +857,13 @@ impl MateTable {
         Moves::from_slice(&l)
     }
 
-    /// Whether the opponent has a legal move after `m` ([`has_legal_reply`]), from the stored
-    /// replies when they are known.
+    /// Whether the opponent has a legal move after the check `m` ([`has_legal_reply`]), from
+    /// the stored replies when they are known.
+    ///
+    /// Otherwise the [`first_replies`] are listed and kept: a check that does not mate is
+    /// nearly always searched further next ([`every_reply_mated`] asks for them first), and
+    /// they include every legal move of the general, so when there are none, only the other
+    /// evasions remain to be looked for ([`has_other_evasion`]).
     fn has_reply_after(&mut self, pos: &mut Position, m: Move) -> bool {
         let key = pos.key_after(m);
         match self.map.get(&key) {
@@ -781,10 +873,16 @@ impl MateTable {
         }
         let undo = pos.play_unchecked(m);
         // (`m` gives check.)
-        let has = has_reply_to_check(pos);
+        let mut first = MoveList::new();
+        first_replies_into(pos, &mut first);
+        let has = !first.is_empty() || has_other_evasion(pos, &pos.king_safety());
+        debug_assert_eq!(has, has_reply_to_check(pos));
         pos.undo(m, undo);
-        self.make_room(0);
-        self.map.entry(key).or_insert(EMPTY_ENTRY).has_move = if has { 2 } else { 1 };
+        self.make_room(first.len());
+        let span = self.store(&first);
+        let e = self.map.entry(key).or_insert(EMPTY_ENTRY);
+        e.first = span;
+        e.has_move = if has { 2 } else { 1 };
         has
     }
 
