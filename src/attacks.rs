@@ -834,6 +834,24 @@ mod tests {
         }
     }
 
+    /// The reverse cannon lookup: every point on a line of `sq` with exactly one piece
+    /// between it and `sq` (whether or not a piece stands on the point itself).
+    #[test]
+    fn cannon_attacker_squares_match_reference() {
+        for occ in occupancies() {
+            let rot = rotate(occ);
+            for sq in Square::ALL {
+                let mut want = Bitboard::EMPTY;
+                for p in lines(sq) {
+                    if (between(p, sq) & occ).count() == 1 {
+                        want.set(p);
+                    }
+                }
+                assert_eq!(cannon_attacker_squares(sq, occ, rot), want, "{sq}");
+            }
+        }
+    }
+
     #[test]
     fn every_line_pattern_matches_reference() {
         // Every occupancy of every rank and file, exhaustively.

@@ -441,7 +441,7 @@ pub fn checking_moves(pos: &Position) -> MoveList {
 }
 
 /// [`checking_moves`] into `out` (empty), which the caller owns: no list is copied on return.
-fn checking_moves_into(pos: &Position, out: &mut MoveList) {
+pub(crate) fn checking_moves_into(pos: &Position, out: &mut MoveList) {
     let us = pos.turn();
     let ksq = pos.king(!us);
     let own = pos.by_color(us);

@@ -507,7 +507,10 @@ impl Analyzer<'_> {
         if cap > 1 {
             return search::mate_by_checks_with(&t, cap, &mut self.budget, &mut self.mates);
         }
-        for c in search::checking_moves(&t) {
+        // (Generated into a list owned here: the list returned by value cost a copy per test.)
+        let mut checks = MoveList::new();
+        search::checking_moves_into(&t, &mut checks);
+        for &c in &checks {
             self.budget.tick()?;
             let undo = t.play_unchecked(c);
             // (`c` gives check.)
