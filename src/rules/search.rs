@@ -441,7 +441,7 @@ pub fn checking_moves(pos: &Position) -> MoveList {
 }
 
 /// [`checking_moves`] into `out` (empty), which the caller owns: no list is copied on return.
-pub(crate) fn checking_moves_into(pos: &Position, out: &mut MoveList) {
+fn checking_moves_into(pos: &Position, out: &mut MoveList) {
     let us = pos.turn();
     let ksq = pos.king(!us);
     let own = pos.by_color(us);
@@ -556,7 +556,7 @@ pub(crate) fn checking_moves_into(pos: &Position, out: &mut MoveList) {
     // half the positions searched have no check to test). Its fast case is taken here: out of
     // check, a move by no blocker (nor the general) onto no risky point is legal.
     let mut safety: Option<KingSafety> = None;
-    let mut push = |from: Square, checks: Bitboard| {
+    let mut push_legal = |from: Square, checks: Bitboard| {
         let ks = safety.get_or_insert_with(|| pos.king_safety());
         let free = !ks.in_check && !ks.blockers.contains(from);
         for to in checks {
@@ -599,6 +599,13 @@ pub(crate) fn checking_moves_into(pos: &Position, out: &mut MoveList) {
             targets & (direct | screen)
         }
     };
+    // The legal checks of the piece of `role` on `from` among its pseudo-legal `targets`.
+    let mut emit = |from: Square, role: Role, targets: Bitboard, direct: Bitboard| {
+        let c = checks_of(from, role, targets, direct);
+        if c.any() {
+            push_legal(from, c);
+        }
+    };
     // Pieces that uncover nothing and reach no checking point of their role nor a screen
     // point even on an empty board are skipped.
     let may = |sq: Square, reach: Bitboard, direct: Bitboard| {
@@ -607,39 +614,27 @@ pub(crate) fn checking_moves_into(pos: &Position, out: &mut MoveList) {
     for sq in own_rooks {
         if may(sq, attacks::lines(sq), rook_checks) {
             let targets = attacks::rook_attacks(sq, occ, rot) - own;
-            let c = checks_of(sq, Role::Rook, targets, rook_checks);
-            if c.any() {
-                push(sq, c);
-            }
+            emit(sq, Role::Rook, targets, rook_checks);
         }
     }
     for sq in own_cannons {
         if may(sq, attacks::lines(sq), cannon_checks) {
             let quiet = attacks::rook_attacks(sq, occ, rot) - occ;
             let targets = quiet | (attacks::cannon_attacks(sq, occ, rot) & them);
-            let c = checks_of(sq, Role::Cannon, targets, cannon_checks);
-            if c.any() {
-                push(sq, c);
-            }
+            emit(sq, Role::Cannon, targets, cannon_checks);
         }
     }
     for sq in own_horses {
         let reach = attacks::horse_attacks(sq, Bitboard::EMPTY);
         if may(sq, reach, horse_checks) {
             let targets = attacks::horse_attacks(sq, occ) - own;
-            let c = checks_of(sq, Role::Horse, targets, horse_checks);
-            if c.any() {
-                push(sq, c);
-            }
+            emit(sq, Role::Horse, targets, horse_checks);
         }
     }
     for sq in pos.pieces(us, Role::Pawn) {
         let reach = attacks::pawn_attacks(us, sq);
         if may(sq, reach, pawn_checks) {
-            let c = checks_of(sq, Role::Pawn, reach - own, pawn_checks);
-            if c.any() {
-                push(sq, c);
-            }
+            emit(sq, Role::Pawn, reach - own, pawn_checks);
         }
     }
     // Elephants, advisors and the general never check by themselves (a general on the enemy
@@ -657,28 +652,19 @@ pub(crate) fn checking_moves_into(pos: &Position, out: &mut MoveList) {
             Bitboard::EMPTY,
         ) {
             let targets = attacks::elephant_attacks(sq, occ) - own;
-            let c = checks_of(sq, Role::Elephant, targets, Bitboard::EMPTY);
-            if c.any() {
-                push(sq, c);
-            }
+            emit(sq, Role::Elephant, targets, Bitboard::EMPTY);
         }
     }
     for sq in pos.pieces(us, Role::Advisor) & quiet_ones {
         let reach = attacks::advisor_attacks(sq);
         if may(sq, reach, Bitboard::EMPTY) {
-            let c = checks_of(sq, Role::Advisor, reach - own, Bitboard::EMPTY);
-            if c.any() {
-                push(sq, c);
-            }
+            emit(sq, Role::Advisor, reach - own, Bitboard::EMPTY);
         }
     }
     for sq in own_kings & quiet_ones {
         let reach = attacks::king_attacks(sq);
         if may(sq, reach, Bitboard::EMPTY) {
-            let c = checks_of(sq, Role::King, reach - own, Bitboard::EMPTY);
-            if c.any() {
-                push(sq, c);
-            }
+            emit(sq, Role::King, reach - own, Bitboard::EMPTY);
         }
     }
     debug_assert_eq!(*out, checking_moves_by_play(pos), "{}", pos.fen());
@@ -709,6 +695,26 @@ fn checking_moves_by_play(pos: &Position) -> MoveList {
         }
     });
     out
+}
+
+/// Whether the side to move mates in one (a check after which the opponent has no legal move),
+/// looked for without a mate table: for positions seen once, where storing them would cost more
+/// than it saves. The checks are played on `pos` and taken back.
+pub(crate) fn mate_in_one(pos: &mut Position, budget: &mut Budget) -> Result<bool, Exhausted> {
+    // (Generated into a list owned here: a list returned by value cost a copy per test.)
+    let mut checks = MoveList::new();
+    checking_moves_into(pos, &mut checks);
+    for &c in &checks {
+        budget.tick()?;
+        let undo = pos.play_unchecked(c);
+        // (`c` gives check.)
+        let reply = has_reply_to_check(pos);
+        pos.undo(c, undo);
+        if !reply {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Hasher for Zobrist keys, which are already uniformly random: the key is its own hash.

@@ -158,18 +158,20 @@ impl Analyzer<'_> {
         s: Square,
         depth: u32,
     ) -> (Mat, ArrayVec<Square, 8>) {
-        self.see_below(pos, s, depth, i32::MAX)
+        self.see_below(pos, s, depth, 0, i32::MAX)
     }
 
-    /// [`Analyzer::see_in`], exact when its value (scalar) comes out below `beta`; otherwise
-    /// only some value of at least `beta`, which the caller has no use for.
+    /// [`Analyzer::see_in`], exact when its value (scalar) comes out above `floor` (at least
+    /// zero) and below `beta`; otherwise only some value no more than `floor`, or at least
+    /// `beta`, which the caller has no use for.
     ///
     /// The exchange is a maximum over the captures onto `s` (the first strictly best one gives
     /// the line), each worth the target less the opponent's best answer, which is never below
     /// zero (he may stop). So no capture is worth more than the target: once one is worth that
     /// much, the later ones cannot be strictly better. And a capture is better than the best
     /// so far only if the opponent's answer is worth less than the target less that best: the
-    /// answer's search stops (at `beta`) as soon as it reaches that much. Both cuts skip only
+    /// answer's search stops (at `beta`) as soon as it reaches that much. A capture must also
+    /// beat `floor` to count (a caller that only wants a balance above it). The cuts skip only
     /// captures that could not be chosen, so the value and line come out as the full search's
     /// (scalar values are linear in the balance: `scalar(a - b) == scalar(a) - scalar(b)`).
     fn see_below(
@@ -177,6 +179,7 @@ impl Analyzer<'_> {
         pos: &mut Position,
         s: Square,
         depth: u32,
+        floor: i32,
         beta: i32,
     ) -> (Mat, ArrayVec<Square, 8>) {
         let mut best = Mat::default();
@@ -190,12 +193,12 @@ impl Analyzer<'_> {
         let gain = self.mat(target);
         let top = self.scalar(gain);
         for m in Self::captures_to(pos, s) {
-            let b = self.scalar(best);
+            let b = self.scalar(best).max(floor);
             if b >= top || b >= beta {
                 break;
             }
             let undo = pos.play_unchecked(m);
-            let (reply, line) = self.see_below(pos, s, depth + 1, top - b);
+            let (reply, line) = self.see_below(pos, s, depth + 1, 0, top - b);
             pos.undo(m, undo);
             let v = gain - reply;
             if self.scalar(v) > b {
@@ -306,25 +309,10 @@ impl Analyzer<'_> {
     pub(super) fn best_capture_skipping(&mut self, pos: &Position, skip: Bitboard) -> i32 {
         let them = !pos.turn();
         let targets = (pos.by_color(them) & pos.attacked_by(!them)) - skip;
-        self.best_capture_on(pos, targets)
-    }
-
-    /// The best balance (scalar) of any capture by the side to move, except onto `skip`.
-    pub(super) fn best_capture(&mut self, pos: &Position, skip: Option<Square>) -> i32 {
-        let them = !pos.turn();
-        let mut targets = pos.by_color(them) & pos.attacked_by(!them);
-        if let Some(s) = skip {
-            targets = targets.without(s);
-        }
-        self.best_capture_on(pos, targets)
-    }
-
-    /// The best static exchange (scalar, at least zero) over the enemy pieces on `targets`, the
-    /// general left out. No exchange wins more than its target is worth, so the targets are
-    /// taken dearest first and the search ends at the first one worth no more than the best
-    /// balance found; each exchange is searched only for a balance above that best
-    /// ([`Self::see_scalar_above`]). The answer is the full maximum's.
-    fn best_capture_on(&mut self, pos: &Position, targets: Bitboard) -> i32 {
+        // No exchange wins more than its target is worth: the targets are taken dearest first,
+        // the search ends at the first one worth no more than the best balance found, and each
+        // exchange is searched only for a balance above that best. The answer is the full
+        // maximum's.
         let mut by_value: ArrayVec<(i32, Square), 16> = ArrayVec::new();
         for s in targets {
             let Some(p) = pos.piece_at(s).filter(|p| p.role != Role::King) else {
@@ -342,30 +330,15 @@ impl Analyzer<'_> {
             if value <= best {
                 break;
             }
-            best = self.see_scalar_above(&mut scratch, s, best);
+            let (v, _) = self.see_below(&mut scratch, s, 0, best, i32::MAX);
+            best = best.max(self.scalar(v));
         }
         best
     }
 
-    /// The static exchange on `s` (scalar) when it is above `alpha` (at least zero), else
-    /// `alpha`: [`Self::see_below`]'s search, where a capture must beat `alpha` as well as the
-    /// best capture so far to be worth searching.
-    fn see_scalar_above(&mut self, pos: &mut Position, s: Square, alpha: i32) -> i32 {
-        let Some(target) = pos.piece_at(s) else {
-            return alpha;
-        };
-        let top = self.scalar(self.mat(target));
-        let mut b = alpha.max(0);
-        for m in Self::captures_to(pos, s) {
-            if b >= top {
-                break;
-            }
-            let undo = pos.play_unchecked(m);
-            let (reply, _) = self.see_below(pos, s, 1, top - b);
-            pos.undo(m, undo);
-            b = b.max(top - self.scalar(reply));
-        }
-        b
+    /// The best balance (scalar) of any capture by the side to move, except onto `skip`.
+    pub(super) fn best_capture(&mut self, pos: &Position, skip: Option<Square>) -> i32 {
+        self.best_capture_skipping(pos, skip.map_or(Bitboard::EMPTY, Bitboard::from_square))
     }
 
     /// Whether the balance of a series of checks and its capture is a gain. As [`Mat::is_gain`],

@@ -499,28 +499,14 @@ impl Analyzer<'_> {
     }
 
     /// Whether the side to move of `t` mates by checks within `cap` of its moves: with a cap of
-    /// one, a mate in one, looked for without the mate table (which would only store positions
+    /// one, [`search::mate_in_one`], without the mate table (which would only store positions
     /// never seen again: the quiet replies after each capture give new positions, and a cache
-    /// of these answers by position was hit for 2 % of them on the speed corpus). The checks
-    /// are played on `t` itself and taken back.
+    /// of these answers by position was hit for 2 % of them on the speed corpus).
     pub(super) fn threatens_mate(&mut self, mut t: Position, cap: u32) -> Result<bool, Exhausted> {
         if cap > 1 {
             return search::mate_by_checks_with(&t, cap, &mut self.budget, &mut self.mates);
         }
-        // (Generated into a list owned here: the list returned by value cost a copy per test.)
-        let mut checks = MoveList::new();
-        search::checking_moves_into(&t, &mut checks);
-        for &c in &checks {
-            self.budget.tick()?;
-            let undo = t.play_unchecked(c);
-            // (`c` gives check.)
-            let reply = search::has_reply_to_check(&t);
-            t.undo(c, undo);
-            if !reply {
-                return Ok(true);
-            }
-        }
-        Ok(false)
+        search::mate_in_one(&mut t, &mut self.budget)
     }
 
     /// The best balance (scalar) for the side to move of `s`, which stands threatened with
