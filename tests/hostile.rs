@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use xiangqi_arbiter::record::{self, Format, dhtmlxq, pgn, read_bytes};
 
 mod common;
-use common::xqa_cmd;
+use common::{xqa_cmd, xqa_fed};
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("xqa-hostile-{}-{name}", std::process::id()));
@@ -366,14 +366,8 @@ fn one_game_of_a_million_is_read_in_flat_memory() {
 
 #[test]
 fn an_endless_game_on_stdin_is_cut_at_the_cap() {
-    let mut child = xqa_cmd(&["validate", "--json", "--max-game-bytes", "1000000", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let feeder = std::thread::spawn(move || {
+    let args = ["validate", "--json", "--max-game-bytes", "1000000", "-"];
+    let (mut child, feeder) = xqa_fed(&args, Stdio::null(), |mut stdin| {
         // Tags, then moves without end (until the reader is killed): 50 MB at most.
         let _ = stdin.write_all(b"[Event \"endless\"]\n\n");
         let line = "1. h2e2 h9g7 2. e2h2 g7h9 ".repeat(40) + "\n";
@@ -585,22 +579,19 @@ fn a_large_cbl_library_is_read_in_flat_memory_and_linear_time() {
 
 /// `validate` of a library fed through a pipe (standard input, which cannot seek back).
 fn validate_stdin(lib: &[u8]) -> (i32, String) {
-    let mut child = xqa_cmd(&["validate", "--json", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
     let lib = lib.to_vec();
-    let feeder = std::thread::spawn(move || {
-        // (In small writes, so that the reader sees a stream.)
-        for c in lib.chunks(1000) {
-            if stdin.write_all(c).is_err() {
-                return;
+    let (child, feeder) = xqa_fed(
+        &["validate", "--json", "-"],
+        Stdio::null(),
+        move |mut stdin| {
+            // (In small writes, so that the reader sees a stream.)
+            for c in lib.chunks(1000) {
+                if stdin.write_all(c).is_err() {
+                    return;
+                }
             }
-        }
-    });
+        },
+    );
     let out = child.wait_with_output().unwrap();
     feeder.join().unwrap();
     (

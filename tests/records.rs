@@ -2,6 +2,8 @@
 //! corpus with its manifest): every legal game replays to exactly its reference main line, the
 //! broken ones are rejected for the right reason, and writing then reading gives the game back.
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use xiangqi_arbiter::record::{self, Format, Game, GameEntry, Line, dhtmlxq, pgn};
@@ -333,20 +335,12 @@ fn validate_and_convert_drivers() {
 
 fn xqa(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
     use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xqa"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    if let Some(s) = stdin {
-        pipe.write_all(s.as_bytes()).unwrap();
-    }
-    drop(pipe);
+    let text = stdin.unwrap_or_default().to_owned();
+    let (child, feeder) = common::xqa_fed(args, std::process::Stdio::piped(), move |mut pipe| {
+        pipe.write_all(text.as_bytes()).unwrap();
+    });
     let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
     (
         out.status.code().unwrap(),
         String::from_utf8(out.stdout).unwrap(),

@@ -3,13 +3,31 @@
 //! (Each test crate uses part of it.)
 #![allow(dead_code)]
 
-use std::process::{Command, Output};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 
 /// The `xqa` binary of this build, to be given arguments (run from the crate's root).
 pub fn xqa_cmd(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_xqa"));
     c.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
     c
+}
+
+/// Starts `xqa` with its standard input fed by `feed` on a thread of its own (so that a reader
+/// that stops early, or reads slowly, never blocks the test), standard output piped and standard
+/// error as given: the child and the feeding thread.
+pub fn xqa_fed(
+    args: &[&str],
+    stderr: Stdio,
+    feed: impl FnOnce(ChildStdin) + Send + 'static,
+) -> (Child, std::thread::JoinHandle<()>) {
+    let mut child = xqa_cmd(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("xqa runs");
+    let stdin = child.stdin.take().expect("piped stdin");
+    (child, std::thread::spawn(move || feed(stdin)))
 }
 
 /// Runs `xqa` to the end: its output.
