@@ -6,11 +6,14 @@
 //! - `screen/sample`: what `xqa screen --threads 1` does per game ([`GameScreen::of`]: every move
 //!   classified, the repetition cycles ruled on) on tests/data/rules/screen_sample.jsonl, every
 //!   sixth game of the shared collection (the screening target's own mix of games), on one thread.
+//! - `worst_case/cycle_20` and `worst_case/cycle_2000`: the ruling ([`adjudicate::adjudicate`]:
+//!   every move classified, every cycle ruled on) of a 23-piece position whose four-move cycle
+//!   repeats, 20 and 2,000 plies (issue 21, item 4: 2,000 plies may cost at most 5 x 20 plies).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use xiangqi_arbiter::record::{Format, Game, GameEntry, MoveNode, SourcePos};
 use xiangqi_arbiter::rules::screen::{GameScreen, ScreenOptions};
-use xiangqi_arbiter::rules::{Profile, classify_line};
+use xiangqi_arbiter::rules::{Profile, adjudicate, classify_line};
 use xiangqi_arbiter::{Move, Position};
 
 fn read(jsonl: &str) -> Vec<(Position, Vec<Move>)> {
@@ -86,6 +89,27 @@ fn bench(c: &mut Criterion) {
             assert_eq!(n, plies);
         })
     });
+    group.finish();
+
+    // The worst case: a 23-piece position whose four-move cycle repeats (issue 21, item 4).
+    let start =
+        Position::from_fen("2baNab1C/2N1c1n2/R1Ck5/5Rrn1/r8/5p3/3c5/3A5/9/2BAK1B2 w").expect("fen");
+    let cycle: Vec<Move> = ["c0a2", "g8i7", "a2c0", "i7g8"]
+        .iter()
+        .map(|m| Move::parse_iccs(m).expect("iccs"))
+        .collect();
+    let mut group = c.benchmark_group("worst_case");
+    group.sample_size(10);
+    for plies in [20usize, 2000] {
+        let moves: Vec<Move> = cycle.iter().copied().cycle().take(plies).collect();
+        group.throughput(Throughput::Elements(plies as u64));
+        group.bench_function(format!("cycle_{plies}"), |b| {
+            b.iter(|| {
+                let report = adjudicate::adjudicate(&start, &moves, &profile).expect("legal");
+                assert_eq!(report.natures.len(), plies);
+            })
+        });
+    }
     group.finish();
 }
 

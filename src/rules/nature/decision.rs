@@ -2,6 +2,7 @@
 //! heaviest nature wins), with the answer-to-check rule, and the line classifier.
 
 use super::*;
+use std::collections::HashMap;
 
 /// The nature of every move of `moves` played from `start`, one per move. The line must be legal;
 /// classification stops at the first illegal move (use [`try_classify_line`] to get the error).
@@ -20,9 +21,16 @@ pub fn try_classify_line(
     profile: &Profile,
 ) -> Result<Vec<MoveNature>, (Vec<MoveNature>, IllegalMove)> {
     let mut analyzer = Analyzer::new(profile);
-    let mut out = Vec::with_capacity(moves.len());
+    let mut out: Vec<MoveNature> = Vec::with_capacity(moves.len());
     let mut pos = *start;
     let mut prev: Option<Move> = None;
+    // The natures already found in this line, by what a nature is judged on: the position
+    // before the move, the move, the opponent's move before it and the position before that
+    // one (newness, 自毙 and the protector's duties look one move back, never further). A
+    // repeated (position, move) in a repetition cycle has the nature it had: without this, a
+    // long perpetual cost its full analysis on every ply (issue 21, item 4).
+    let mut seen: HashMap<NatureKey, usize> = HashMap::new();
+    let mut prev_key = 0u64;
     for (index, &m) in moves.iter().enumerate() {
         if !pos.is_legal(m) {
             let err = IllegalMove {
@@ -32,11 +40,41 @@ pub fn try_classify_line(
             };
             return Err((out, err));
         }
-        out.push(analyzer.classify(&pos, m, prev));
+        let key = NatureKey {
+            before_prev: prev_key,
+            prev,
+            before: pos.key(),
+            mv: m,
+        };
+        let nature = match seen.get(&key) {
+            Some(&i) => {
+                let n = out[i].clone();
+                // The analyser keeps the position before each move it classifies (the
+                // protector's duties read it on the next move): a reused nature sets it too.
+                analyzer.standing_before = Some((pos, None));
+                n
+            }
+            None => {
+                seen.insert(key, index);
+                analyzer.classify(&pos, m, prev)
+            }
+        };
+        out.push(nature);
+        prev_key = pos.key();
         pos.play_unchecked(m);
         prev = Some(m);
     }
     Ok(out)
+}
+
+/// What the nature of a move in a line is a function of (see [`try_classify_line`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct NatureKey {
+    /// The key of the position before the opponent's last move (0 at the start of the line).
+    before_prev: u64,
+    prev: Option<Move>,
+    before: u64,
+    mv: Move,
 }
 
 impl Analyzer<'_> {
