@@ -79,7 +79,15 @@ fn failures(cases: &[Case], profile: &Profile) -> Vec<(String, String)> {
 /// that also threatens, that the engine's material-and-legality reading of §2 does not see).
 /// The tests fail when any other case fails (a regression) and when a listed case starts
 /// passing (so that the list is kept honest).
-const CXA_KNOWN_FAILURES: &[&str] = &[];
+const CXA_KNOWN_FAILURES: &[&str] = &[
+    "参考图8",
+    "参考图14",
+    "参考图16",
+    "参考图26",
+    "参考图28",
+    "参考图34",
+    "参考图50",
+];
 
 const AXF_KNOWN_FAILURES: &[&str] = &[];
 
@@ -108,14 +116,14 @@ fn check_against_known(name: &str, cases: &[Case], profile: &Profile, known: &[&
 #[test]
 fn cxa_cases() {
     let cases = load(include_str!("data/rules/cxa.jsonl"));
-    assert_eq!(cases.len(), 56);
+    assert_eq!(cases.len(), 63);
     check_against_known("CXA", &cases, &Profile::cxa(), CXA_KNOWN_FAILURES);
 }
 
 #[test]
 fn axf_cases() {
     let cases = load(include_str!("data/rules/axf.jsonl"));
-    assert_eq!(cases.len(), 118);
+    assert_eq!(cases.len(), 122);
     check_against_known("AXF", &cases, &Profile::axf(), AXF_KNOWN_FAILURES);
 }
 

@@ -493,3 +493,115 @@ fn the_axf_table_has_no_mutual_play_exception() {
     assert_eq!(c.black.allowances, ["different_targets"]);
     assert!(!c.reason_en.contains("mutual"), "{}", c.reason_en);
 }
+
+// ---- AXF rule 38: threatening to "check and capture" (抽将) is allowed (issue 21) ----
+
+#[test]
+fn a_threat_to_win_by_checks_does_not_count_toward_an_axf_perpetual_chase() {
+    // The same loop, Red's every move a chase of the cannon c5: won by a series of checks, the
+    // chase is allowed under AXF (rule 38) and forbidden under CXA (第24条: 捉 includes the
+    // win by checks); won by a capture, it is forbidden under both.
+    let by_checks = [chase(target("c5", Role::Cannon, WinHow::Checks, "i1"))];
+    let c = cycle(&by_checks, &Profile::axf());
+    assert_red(&c, "allowed", &["check_and_capture"], Verdict::Draw);
+    assert!(
+        c.reason_en
+            .contains("threatening to check and capture is allowed"),
+        "{}",
+        c.reason_en
+    );
+    assert!(c.reason_zh.contains("长抽将得子允许"), "{}", c.reason_zh);
+    assert_red(
+        &cycle(&by_checks, &Profile::cxa()),
+        "forbidden",
+        &[],
+        Verdict::RedMustVary,
+    );
+    let mut strict = Profile::axf();
+    strict.check_and_capture_allowed = false;
+    assert_red(
+        &cycle(&by_checks, &strict),
+        "forbidden",
+        &[],
+        Verdict::RedMustVary,
+    );
+    let by_capture = [chase(target("c5", Role::Cannon, WinHow::Capture, "i1"))];
+    assert_red(
+        &cycle(&by_capture, &Profile::axf()),
+        "forbidden",
+        &[],
+        Verdict::RedMustVary,
+    );
+}
+
+/// AXF diagram 97 (orange 142): the red cannon steps a9-a8-a9; on a8 it threatens a discovered
+/// check by the rook d8 that wins the rook i3 or the horse a5 (抽将), on a9 it joins the rook
+/// against the advisor e8. The black general steps f8-f9-f8.
+const DIAGRAM_97: &str = "C1Na5/3Rak3/4bc3/2p6/n5b2/9/1p6r/4B4/4A4/2B1KA3 w";
+const DIAGRAM_97_LOOP: &str = "a9a8 f8f9 a8a9 f9f8 a9a8 f8f9";
+
+#[test]
+fn perpetually_threatening_to_check_and_capture_is_a_draw_under_axf() {
+    let c = cycle_in_every_orientation(DIAGRAM_97, DIAGRAM_97_LOOP, &Profile::axf());
+    assert_eq!(c.verdict, Verdict::Draw, "{c:?}");
+    assert!(
+        c.red.allowances.contains(&"check_and_capture".to_string()),
+        "{c:?}"
+    );
+    // Without the allowance the same play is a perpetual chase.
+    let mut strict = Profile::axf();
+    strict.check_and_capture_allowed = false;
+    let c = cycle_in_every_orientation(DIAGRAM_97, DIAGRAM_97_LOOP, &strict);
+    assert_eq!(c.verdict, Verdict::RedMustVary, "{c:?}");
+}
+
+#[test]
+fn a_threat_by_checks_alternating_with_a_direct_chase_is_allowed_under_axf() {
+    // Orange 24: the red rook d3-h3-d3. On h3 it threatens Rh8+ and then the horse d8 (won by
+    // checks); on d3 it attacks the horse d8 directly. Only every other move chases in the
+    // sense of the perpetual-chase rule: a draw. The direct chase alone would be forbidden.
+    let fen = "N1ra1a3/3nk4/4b4/p1p6/6b1p/2P6/P2R4P/4B4/4A4/2B1KA3 w";
+    let c = cycle_in_every_orientation(fen, "d3h3 e8e9 h3d3 e9e8 d3h3 e8e9", &Profile::axf());
+    assert_eq!(c.verdict, Verdict::Draw, "{c:?}");
+    assert_eq!(c.red.allowances, ["check_and_capture"], "{c:?}");
+    let mut strict = Profile::axf();
+    strict.check_and_capture_allowed = false;
+    let c = cycle_in_every_orientation(fen, "d3h3 e8e9 h3d3 e9e8 d3h3 e8e9", &strict);
+    assert_eq!(c.verdict, Verdict::RedMustVary, "{c:?}");
+}
+
+// ---- AXF rule 32: two pieces chasing two pieces in turn, over the repeated play (issue 21) ----
+
+/// AXF diagram 80 (orange 118): red rooks i8 and b1, black cannons h9 and a0.
+const DIAGRAM_80: &str = "3rkabc1/4a3R/4b4/9/9/9/9/B8/1R2A4/c1BAK4 w";
+
+#[test]
+fn two_rooks_chasing_two_cannons_in_turn_is_a_draw_under_axf() {
+    // As recorded: each rook chases its cannon for a whole loop in turn. The shortest loop at
+    // the end shows one rook chasing one cannon; the repeated play, two chasing two.
+    let moves = "i8h8 h9i9 b1a1 a0b0 h8i8 i9h9 i8h8 h9i9 a1b1 b0a0 b1a1 a0b0";
+    let c = cycle_in_every_orientation(DIAGRAM_80, moves, &Profile::axf());
+    assert_eq!(c.verdict, Verdict::Draw, "{c:?}");
+    assert_eq!(c.red.allowances, ["different_targets"], "{c:?}");
+    // Judged on the shortest loop alone, it is a perpetual chase.
+    let mut shortest = Profile::axf();
+    shortest.chase_in_turn_over_repetition = false;
+    let c = cycle_in_every_orientation(DIAGRAM_80, moves, &shortest);
+    assert_eq!(c.verdict, Verdict::RedMustVary, "{c:?}");
+    // The diagram's own order, the rooks alternating move by move: a draw either way.
+    let alternating = "i8h8 h9i9 b1a1 a0b0 h8i8 i9h9 a1b1 b0a0 i8h8 h9i9 b1a1 a0b0";
+    for p in [Profile::axf(), shortest] {
+        let c = cycle_in_every_orientation(DIAGRAM_80, alternating, &p);
+        assert_eq!(c.verdict, Verdict::Draw, "{c:?}");
+    }
+}
+
+#[test]
+fn one_rook_chasing_one_cannon_through_the_whole_repetition_must_vary_under_axf() {
+    // The same board, only the rook on the right chasing the cannon h9-i9 round after round:
+    // one piece chasing one piece is a perpetual chase over the whole repetition too.
+    let moves = "i8h8 h9i9 h8i8 i9h9 i8h8 h9i9 h8i8 i9h9 i8h8 h9i9";
+    let c = cycle_in_every_orientation(DIAGRAM_80, moves, &Profile::axf());
+    assert_eq!(c.verdict, Verdict::RedMustVary, "{c:?}");
+    assert!(c.red.allowances.is_empty(), "{c:?}");
+}

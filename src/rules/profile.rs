@@ -338,6 +338,27 @@ pub struct Profile {
     /// or not the rook is protected (RULES.md §3, AXF differences; AXF diagrams 29, 31, 87 and
     /// 89). CXA: `false` (a chase of an under-protected piece counts, RULES.md §2.3).
     pub protected_chase_allowed: bool,
+    /// AXF: threatening to "check and capture" (抽将: to win a piece by a series of checks ending
+    /// in its capture) is allowed: a chase target won only by checks ([`WinHow::Checks`]) does not
+    /// count toward a perpetual chase. AXF rule 38: "Perpetually threatening to 'check and
+    /// capture' is a draw" (diagrams 97 and 98: the cannon stepping back and forth on a9/a8,
+    /// each time threatening a discovered check that wins a piece, is no perpetual chase); the
+    /// same holds when such threats alternate with direct ones (orange 24) or stand beside a
+    /// perpetual mate threat, itself allowed (orange 14). CXA: `false` (捉 includes the win by
+    /// checks, 第24条 24.3 "运用将军或连续将军得子", and 长捉 of that kind is forbidden).
+    ///
+    /// [`WinHow::Checks`]: crate::rules::WinHow::Checks
+    pub check_and_capture_allowed: bool,
+    /// AXF: whether one piece is chased throughout (`chase_needs_same_target`) is judged over the
+    /// whole repeated play, not only the shortest loop: from the earliest stand of the repeated
+    /// position that is joined to the current one by stands of it at most two loop lengths
+    /// apart. AXF rule 32: "One piece perpetually chases two pieces or more should be ruled as a
+    /// draw. Two pieces take turns to perpetually chase two or more pieces also should be ruled a
+    /// draw" (diagram 80: two rooks chasing two cannons in turn; where one rook chases its
+    /// cannon for a whole loop and then the other rook its own, each shortest loop alone shows
+    /// one rook chasing one cannon, but the repetition as a whole is two pieces chasing two in
+    /// turn). `false`: the shortest loop alone.
+    pub chase_in_turn_over_repetition: bool,
     /// CXA: when both sides' patterns are forbidden, a side whose every move is a chase by a single
     /// piece must vary against a side with at least one joint chase.
     pub single_vs_joint: bool,
@@ -405,6 +426,8 @@ impl Profile {
             single_vs_joint: true,
             king_pawn_chase_allowed: false,
             protected_chase_allowed: false,
+            check_and_capture_allowed: false,
+            chase_in_turn_over_repetition: false,
             ruling_occurrence: 3,
             occurrence_counting: OccurrenceCounting::AlongLoop,
             tournament_overlay: false,
@@ -423,6 +446,8 @@ impl Profile {
             single_vs_joint: false,
             king_pawn_chase_allowed: true,
             protected_chase_allowed: true,
+            check_and_capture_allowed: true,
+            chase_in_turn_over_repetition: true,
             capturer_duties: false,
             check_may_chase: true,
             mate_threat_may_chase: true,

@@ -114,6 +114,7 @@ const CHECK_AND_CHASE: &str = "check_and_chase";
 const DIFFERENT_TARGETS: &str = "different_targets";
 const KING_PAWN_CHASE: &str = "king_pawn_chase";
 const PROTECTED_TARGET: &str = "protected_target";
+const CHECK_AND_CAPTURE: &str = "check_and_capture";
 
 /// The (zh, en) wording of an allowance.
 fn allowance_text(a: &str) -> (&'static str, &'static str) {
@@ -129,6 +130,10 @@ fn allowance_text(a: &str) -> (&'static str, &'static str) {
             "chases by the general or a pawn are allowed",
         ),
         PROTECTED_TARGET => ("捉有根子允许", "chasing a protected piece is allowed"),
+        CHECK_AND_CAPTURE => (
+            "长抽将得子允许",
+            "threatening to check and capture is allowed",
+        ),
         _ => ("", ""),
     }
 }
@@ -185,6 +190,10 @@ fn chase_count<'a>(n: &'a MoveNature, after: &Position, profile: &Profile) -> Ch
                 && bearing.any()
                 && bearing.all(|sq| matches!(role_at(sq), Some(Role::King | Role::Pawn)))
         };
+        if profile.check_and_capture_allowed && t.how == WinHow::Checks {
+            push_once(&mut out.dropped, CHECK_AND_CAPTURE);
+            continue;
+        }
         if profile.king_pawn_chase_allowed && king_pawn_alone() {
             push_once(&mut out.dropped, KING_PAWN_CHASE);
             continue;
@@ -238,8 +247,34 @@ fn same_target(window: &[MoveNature], moves: &[(usize, &ChaseCount)]) -> bool {
     !tracked.is_empty()
 }
 
-/// `after[i]` is the position after `window[i]`.
-fn facts(color: Color, window: &[MoveNature], after: &[Position], profile: &Profile) -> SideFacts {
+/// Whether the side's chases hold one target over `natures` (`after[i]` the position after
+/// `natures[i]`).
+fn same_target_over(
+    color: Color,
+    natures: &[MoveNature],
+    after: &[Position],
+    profile: &Profile,
+) -> bool {
+    let counts: Vec<(usize, ChaseCount)> = natures
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.side == color)
+        .map(|(i, n)| (i, chase_count(n, &after[i], profile)))
+        .collect();
+    let refs: Vec<(usize, &ChaseCount)> = counts.iter().map(|(i, c)| (*i, c)).collect();
+    same_target(natures, &refs)
+}
+
+/// `after[i]` is the position after `window[i]`. `repeated`: the whole repeated play ending
+/// with the window, with the positions after its moves, when it is longer than the window
+/// ([`Profile::chase_in_turn_over_repetition`]).
+fn facts(
+    color: Color,
+    window: &[MoveNature],
+    after: &[Position],
+    profile: &Profile,
+    repeated: Option<(&[MoveNature], &[Position])>,
+) -> SideFacts {
     let mine: Vec<(usize, &MoveNature)> = window
         .iter()
         .enumerate()
@@ -297,8 +332,15 @@ fn facts(color: Color, window: &[MoveNature], after: &[Position], profile: &Prof
         // With the mix allowed, the checks that chase nothing break the chase.
         push_once(&mut allowances, CHECK_AND_CHASE);
     }
-    let targets_hold =
-        !profile.chase_needs_same_target || !any_chasing || same_target(window, &with_counts);
+    // AXF rule 32: two pieces chasing two in turn over the repeated play is no perpetual chase,
+    // even when each shortest loop shows one piece chasing one.
+    let targets_hold = !profile.chase_needs_same_target
+        || !any_chasing
+        || (same_target(window, &with_counts)
+            && repeated.is_none_or(|(natures, after)| {
+                !profile.chase_in_turn_over_repetition
+                    || same_target_over(color, natures, after, profile)
+            }));
     if every_move_attacks && !targets_hold {
         push_once(&mut allowances, DIFFERENT_TARGETS);
     }
@@ -602,7 +644,7 @@ fn mutual_play_window(
             n
         })
         .collect();
-    (turned && facts(other.color, &w, after, profile).forbidden).then_some(w)
+    (turned && facts(other.color, &w, after, profile, None).forbidden).then_some(w)
 }
 
 /// Every repetition episode of the line. `natures` has one entry per move of `moves`.
@@ -657,14 +699,24 @@ pub fn find_cycles(
             };
             let window = &natures[end_ply - len..end_ply];
             let after = &positions[end_ply - len + 1..=end_ply];
-            let mut red = facts(Color::Red, window, after, profile);
-            let mut black = facts(Color::Black, window, after, profile);
+            // The whole repeated play: back from the end over the earlier stands of the
+            // position, each at most two loop lengths before the next.
+            let mut first = end_ply;
+            while let Some(j) = (first.saturating_sub(2 * len)..first)
+                .find(|&j| keys[j] == keys[end_ply])
+            {
+                first = j;
+            }
+            let repeated = (first < end_ply - len)
+                .then(|| (&natures[first..end_ply], &positions[first + 1..=end_ply]));
+            let mut red = facts(Color::Red, window, after, profile, repeated);
+            let mut black = facts(Color::Black, window, after, profile, repeated);
             // Mutual forbidden play (互打): the pawn's threats count as chases.
             let mutual = mutual_play_window(window, after, &red, &black, profile);
             let window: &[MoveNature] = match &mutual {
                 Some(w) => {
-                    red = facts(Color::Red, w, after, profile);
-                    black = facts(Color::Black, w, after, profile);
+                    red = facts(Color::Red, w, after, profile, repeated);
+                    black = facts(Color::Black, w, after, profile, repeated);
                     w
                 }
                 None => window,
