@@ -81,7 +81,6 @@ fn failures(cases: &[Case], profile: &Profile) -> Vec<(String, String)> {
 /// passing (so that the list is kept honest).
 const CXA_KNOWN_FAILURES: &[&str] = &[
     "参考图8",
-    "参考图14",
     "参考图16",
     "参考图26",
     "参考图28",

@@ -447,6 +447,7 @@ impl Analyzer<'_> {
                 group,
                 rooted: false,
                 ties: ArrayVec::new(),
+                net: 0,
             });
         }
         Ok(())

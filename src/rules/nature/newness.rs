@@ -171,7 +171,27 @@ impl Analyzer<'_> {
             } else {
                 NewBecause::NewAttacker
             };
-            if old_rel && !new_attacker {
+            // A win by checks that stood before but netted less (the defence could give back
+            // or take more: the checking piece could be taken, say) is a stronger threat now;
+            // when the moved piece is one of those the series needs (it gives the check, or
+            // takes), the move makes it: new (参考图14: the rook steps from i0, where the horse
+            // could take it in answer to the discovered check Cxd0+, to h0, where it cannot,
+            // and the cannon's Cxd0+ then wins the rook a0 for nothing: a joint chase).
+            let bettered = old_rel
+                && !new_attacker
+                && t.how == WinHow::Checks
+                && t0
+                    .iter()
+                    .filter(same)
+                    .all(|o| o.how == WinHow::Checks && o.group.is_empty() && o.net < t.net);
+            if bettered {
+                let p = self.participants(&q1, t)?;
+                if p.contains(&moved_to) {
+                    why = NewBecause::MadeReal;
+                    parts = Some(p);
+                }
+            }
+            if old_rel && !new_attacker && parts.is_none() {
                 // The threat as such existed. It is new only if it could not really be carried
                 // out before (the capture lost something elsewhere) and the moved piece takes part.
                 let old_level = t0

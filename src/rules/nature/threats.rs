@@ -35,6 +35,23 @@ pub(super) struct Threat {
     /// For a direct capture: the other first captures (with their principal lines) that score
     /// exactly as well as `first` ([`Analyzer::participants`] judges them all).
     pub(super) ties: ArrayVec<(Move, ArrayVec<Square, 8>), 4>,
+    /// For a win by checks read against every defence ([`Analyzer::check_wins`]): the net
+    /// balance of its best line, what the series nets against the best defence (0 for the
+    /// other kinds of threat). Newness compares it ([`Analyzer::chase_targets`]).
+    pub(super) net: i32,
+}
+
+/// The pieces whose check the move `m` of the side to move of `q` uncovers (a discovered
+/// check): checking after it, standing where they stood, with the piece moved standing between
+/// them and the enemy general before. A cannon that checks because the moved piece becomes its
+/// screen is not uncovered: the moved piece makes that check, as it makes its own.
+fn uncovered_checkers(q: &Position, m: Move) -> impl Iterator<Item = Square> {
+    let king = q.king(!q.turn());
+    q.after(m)
+        .checkers()
+        .without(m.to)
+        .into_iter()
+        .filter(move |&c| attacks::between(c, king).contains(m.from))
 }
 
 impl Analyzer<'_> {
@@ -125,6 +142,7 @@ impl Analyzer<'_> {
                         group: Bitboard::EMPTY,
                         rooted: false,
                         ties: ArrayVec::new(),
+                        net: 0,
                     });
                 }
             }
@@ -150,12 +168,26 @@ impl Analyzer<'_> {
         // The checks that win a piece against every defence.
         let mut winning_checks: Vec<Move> = Vec::new();
         if self.profile.chase_check_cap > 0 {
-            for (s, m, capturer, _) in self.check_wins(
+            let wins = self.check_wins(
                 q,
                 self.profile.chase_check_cap,
                 Mat::default(),
                 within - direct,
-            )? {
+            )?;
+            // Among lines that win a piece equally well, the one needing the fewest pieces
+            // first (a first check that gives check itself before one that uncovers another
+            // piece's check): the chaser is charged with the simplest way, whatever order the
+            // checks were generated in.
+            let mut keyed: Vec<(i32, u32, (Square, Move, Square, Mat))> = wins
+                .into_iter()
+                .map(|w| {
+                    let uncovered = uncovered_checkers(q, w.1).count() as u32;
+                    (self.win_score(q, w.2, w.3), uncovered, w)
+                })
+                .collect();
+            keyed.sort_by_key(|k| (std::cmp::Reverse(k.0), k.1));
+            let wins: Vec<(Square, Move, Square, Mat)> = keyed.into_iter().map(|k| k.2).collect();
+            for &(s, m, capturer, v) in &wins {
                 winning_checks.push(m);
                 if out.iter().any(|t| t.square == s) {
                     continue;
@@ -169,8 +201,28 @@ impl Analyzer<'_> {
                 if !self.check_win_is_safe(q, m, s)? {
                     continue;
                 }
-                let mut line = ArrayVec::new();
+                // The pieces the series needs (RULES.md §2, joint chase: take one away and the
+                // threat is gone): the capturer, and a piece whose check the first move
+                // uncovers (a discovered check: the rook on h0 that lets the cannon, taking
+                // d0, win the rook a0 with check, 参考图14: a joint chase by rook and cannon).
+                // A piece that checks by moving is the series' own tool, not a second chaser
+                // (图26: the cannon chasing the rook by checks chases alone).
+                let mut line: ArrayVec<Square, 8> = ArrayVec::new();
                 line.push(capturer);
+                let mut battery = false;
+                for c in uncovered_checkers(q, m) {
+                    if c == capturer || self.needed_for_checks(q, c, s)? {
+                        battery = true;
+                        if !line.contains(&c) {
+                            let _ = line.try_push(c);
+                        }
+                    }
+                }
+                // The piece whose move uncovers that check is the other half of the battery
+                // (whichever of the two then takes).
+                if battery && !line.contains(&m.from) {
+                    let _ = line.try_push(m.from);
+                }
                 out.push(Threat {
                     square: s,
                     piece,
@@ -184,6 +236,7 @@ impl Analyzer<'_> {
                     group: Bitboard::EMPTY,
                     rooted: false,
                     ties: ArrayVec::new(),
+                    net: self.scalar(v),
                 });
             }
         }
@@ -196,6 +249,25 @@ impl Analyzer<'_> {
             self.two_step_threats(q, &open, &mut out)?;
         }
         Ok(out)
+    }
+
+    /// Whether our piece on `c` is needed to win the enemy piece on `s` by checks in `q`: taken
+    /// off the board, no series of checks wins `s` any more (RULES.md §2, joint chase: take one
+    /// away and the threat is gone). A piece whose removal would leave us in check is needed.
+    fn needed_for_checks(&mut self, q: &Position, c: Square, s: Square) -> Result<bool, Exhausted> {
+        let mut setup = q.to_setup();
+        setup.board[c as usize] = None;
+        let without = Position::from_setup_unchecked(&setup);
+        if without.null_move().is_check() {
+            return Ok(true);
+        }
+        let wins = self.check_wins(
+            &without,
+            self.profile.chase_check_cap,
+            Mat::default(),
+            Bitboard::from_square(s),
+        )?;
+        Ok(wins.iter().all(|w| w.0 != s))
     }
 
     /// The enemy pieces the side to move of `pos` could win next move (before newness, the
@@ -273,6 +345,58 @@ mod tests {
         assert_chase(&n, &["a9"]);
         assert_eq!(n.targets[0].how, WinHow::Checks);
         assert_eq!(by(&n, "a9"), ["i0"]);
+    }
+
+    // ---- Issue 21: a win by a discovered check is a joint chase (参考图14) ----
+
+    /// 参考图14: Red K e0, A d0 e1, B c0, R a0 d4, N a2 i2, C d3 e2; Black K e9, R a9 i0,
+    /// C e7 g0, N c7 h5. The red horse i2-g1 attacks the rook i0; the rook steps to h0, behind
+    /// the cannon g0 on rank 0.
+    const DIAGRAM_14: &str = "r1bakab2/9/2n1c4/p3p3p/2p3Pn1/3R5/P1PCP3P/N3C3N/4A4/R1BAK1c1r w";
+
+    #[test]
+    fn a_discovered_check_that_wins_a_rook_is_a_joint_chase_of_rook_and_capturer() {
+        // §2.1 (抽将) and the joint chase: Cxd0+ uncovers the rook's check along rank 0; the
+        // only answer, A e1-f0, leaves the cannon to take the rook a0 over the elephant c0.
+        // Before, on i0, the rook could be taken by the horse g1 in answer to the check (the
+        // series then netted an advisor, not a rook): the step to h0 makes the win of the rook
+        // new, and the rook (the checking piece) and the cannon (the capturer) are needed
+        // together: a joint chase (the book: 车炮联合捉车).
+        let n = cxa(DIAGRAM_14, "i2g1 i0h0");
+        assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+        let t = n
+            .targets
+            .iter()
+            .find(|t| t.square.to_string() == "a0")
+            .expect("the rook a0 is chased");
+        assert_eq!(t.how, WinHow::Checks);
+        assert!(t.joint, "{t:?}");
+        assert_eq!(by(&n, "a0"), ["g0", "h0"]);
+    }
+
+    #[test]
+    fn without_the_screen_for_the_last_capture_the_rook_is_not_chased() {
+        // The same with the red elephant c0 gone: after Cxd0+ A f0 the cannon has no screen
+        // towards a0, so the series does not win the rook.
+        let fen = "r1bakab2/9/2n1c4/p3p3p/2p3Pn1/3R5/P1PCP3P/N3C3N/4A4/R2AK1c1r w";
+        let n = cxa(fen, "i2g1 i0h0");
+        assert!(
+            n.targets.iter().all(|t| t.square.to_string() != "a0"),
+            "{n:?}"
+        );
+    }
+
+    #[test]
+    fn a_discovered_check_the_checker_gives_from_where_it_stood_is_no_new_win() {
+        // The rook already stood on h0 (the red horse on g1): the threat Cxd0+ and Cxa0 stands
+        // before Black's move; the rook going h0-i0 and back is no new threat on a0 by itself
+        // (on i0 the horse could take it in answer to the check, and the series nets less).
+        let fen = "r1bakab2/9/2n1c4/p3p3p/2p3Pn1/3R5/P1PCP3P/N3C4/4A1N2/R1BAK1cr1 b";
+        let n = cxa(fen, "h0i0");
+        assert!(
+            n.targets.iter().all(|t| t.square.to_string() != "a0"),
+            "{n:?}"
+        );
     }
 
     #[test]

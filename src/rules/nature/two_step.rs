@@ -109,6 +109,7 @@ impl Analyzer<'_> {
                 group: Bitboard::EMPTY,
                 rooted: false,
                 ties: ArrayVec::new(),
+                net: 0,
             });
         }
         Ok(())
