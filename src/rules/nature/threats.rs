@@ -399,6 +399,34 @@ mod tests {
         );
     }
 
+    /// A real game (Hu Ronghua, wukong database game 473, move 20): Red K e0, C e2, P e4 (its
+    /// cannon behind it on the e-file, the black pawn e6 and general e9 in front), R b3;
+    /// Black R d6, N g5.
+    const PAWN_BATTERY: &str = "2bakab2/9/3c2n2/p2rp3p/6n2/4PN3/PR6P/N3C4/4A4/2B1KAB2 w";
+
+    #[test]
+    fn a_pawn_that_wins_with_a_discovered_check_does_not_chase_alone() {
+        // The pawn crosses to e5: stepping aside to d5 or f5 it uncovers the cannon's check
+        // over the pawn e6 and then takes the rook d6 or the horse g5. The cannon takes part
+        // (take it away and there is no check): a joint chase, not a pawn chasing by itself
+        // (RULES.md §2 special cases: "If another piece takes part ... it is a chase").
+        let n = cxa(PAWN_BATTERY, "e4e5");
+        assert_chase(&n, &["d6", "g5"]);
+        for t in &n.targets {
+            assert!(t.joint, "{t:?}");
+        }
+        let mut parts = by(&n, "d6");
+        parts.sort();
+        assert_eq!(parts, ["e2", "e5"]);
+    }
+
+    #[test]
+    fn without_the_cannon_behind_the_pawn_s_step_is_idle() {
+        // The same without the cannon e2: no discovered check, nothing won.
+        let fen = "2bakab2/9/3c2n2/p2rp3p/6n2/4PN3/PR6P/N8/4A4/2B1KAB2 w";
+        assert_eq!(cxa(fen, "e4e5").kind, NatureKind::Idle);
+    }
+
     #[test]
     fn a_pinned_piece_does_not_attack_off_its_line() {
         // Red K e0, R e4; Black K d9, R e8, N a3. §2 special cases: the red rook is pinned on the
