@@ -139,6 +139,9 @@ impl GameIter {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Game> {
+        // (`list(it)` calls this from C, where no pending signal is handled: Ctrl-C is looked
+        // at here, at every item.)
+        py.check_signals()?;
         loop {
             match crate::interrupt::recv(py, &self.rx)? {
                 None => return Err(PyStopIteration::new_err(())),

@@ -53,6 +53,29 @@ pub fn parse_move(
         })
 }
 
+/// The depth counted in one go between two looks at the stop flag (about 3 million nodes from
+/// the start position, a tenth of a second).
+const STEP_DEPTH: u32 = 4;
+
+/// Perft of `pos`, looking at `stop` before each subtree of [`STEP_DEPTH`]: `None` once asked to
+/// stop.
+fn interruptible_perft(
+    pos: &xiangqi_arbiter::Position,
+    depth: u32,
+    stop: &crate::interrupt::Stop,
+) -> Option<u64> {
+    if stop.requested() {
+        return None;
+    }
+    if depth <= STEP_DEPTH {
+        return Some(xiangqi_arbiter::perft(pos, depth));
+    }
+    pos.legal_moves()
+        .into_iter()
+        .map(|m| interruptible_perft(&pos.after(m), depth - 1, stop))
+        .sum()
+}
+
 /// A Xiangqi position: pieces, side to move and move counters.
 ///
 /// `Position()` is the standard start; `Position(fen)` reads a FEN and raises `PositionError`
@@ -152,9 +175,9 @@ impl Position {
         let pool = crate::pool::Pool::new(threads)?;
         let pos = self.pos;
         crate::interrupt::run(py, |stop| {
-            // The subtrees two plies down (about 2,000 from the start), each counted in one go,
-            // in parallel unless one thread is asked for.
-            if depth <= 2 {
+            // The subtrees two plies down (about 2,000 from the start), in parallel unless one
+            // thread is asked for, each counted by `interruptible_perft`.
+            if depth <= STEP_DEPTH {
                 return Some(xiangqi_arbiter::perft(&pos, depth));
             }
             let mut roots = Vec::new();
@@ -162,9 +185,7 @@ impl Position {
                 let child = pos.after(m);
                 roots.extend(child.legal_moves().into_iter().map(|r| child.after(r)));
             }
-            let subtree = |p: &xiangqi_arbiter::Position| {
-                (!stop.requested()).then(|| xiangqi_arbiter::perft(p, depth - 2))
-            };
+            let subtree = |p: &xiangqi_arbiter::Position| interruptible_perft(p, depth - 2, stop);
             if threads == 1 {
                 roots.iter().map(subtree).sum()
             } else {
@@ -196,7 +217,8 @@ impl Position {
         self.clone()
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Position {
+    fn __deepcopy__(&self, memo: &Bound<'_, PyAny>) -> Position {
+        let _ = memo;
         self.clone()
     }
 

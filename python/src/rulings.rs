@@ -261,6 +261,9 @@ impl ScreenIter {
     }
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        // (`list(it)` calls this from C, where no pending signal is handled: Ctrl-C is looked
+        // at here, at every item.)
+        py.check_signals()?;
         loop {
             match crate::interrupt::recv(py, &self.rx)? {
                 None => return Err(PyStopIteration::new_err(())),
