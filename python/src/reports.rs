@@ -101,7 +101,7 @@ pub fn convert(
             }
         }
         match failed {
-            Some(e) => Err(e),
+            Some(e) => Err(Box::new(e)),
             None => Ok(text),
         }
     })?;
