@@ -336,10 +336,22 @@ impl Game {
 
     /// The position after `ply` moves of the main line (default: the end).
     #[pyo3(signature = (ply = None))]
-    fn position(&self, ply: Option<&Bound<'_, PyAny>>) -> PyResult<Position> {
+    fn position(&self, py: Python<'_>, ply: Option<&Bound<'_, PyAny>>) -> PyResult<Position> {
         let n = self.packed.moves.len();
         let ply = match ply.filter(|p| !p.is_none()) {
-            Some(p) => crate::error::count("ply", p, 0, n as u64)? as usize,
+            Some(p) => {
+                let ply = crate::error::count("ply", p, 0, u64::MAX)?;
+                if ply > n as u64 {
+                    // (The package's rule: a ply the game does not have is about the input.)
+                    let message = format!(
+                        "ply={ply} is past the end of the game: it takes 0 to {n} (the line has {n} plies)"
+                    );
+                    return Err(
+                        Fields::new(crate::error::NO_SUCH_PLY, message).err(py, ErrorClass::Record)
+                    );
+                }
+                ply as usize
+            }
             None => n,
         };
         let mut pos = self.packed.start();

@@ -134,6 +134,7 @@ def test_the_stub_matches_the_objects_at_run_time():
         "xa.Position().perft(8)",
         "xa.Position().perft(8, threads=1)",
         f"list(xa.read_games([{str(SAMPLES)!r}] * 20000))",
+        f"list(xa.screen([{str(SAMPLES)!r}] * 20000, all=True))",
     ],
 )
 def test_ctrl_c_stops_long_calls(call):
@@ -189,6 +190,10 @@ def test_messages_name_keywords_not_flags():
     with pytest.raises(xa.RecordError) as e:
         xa.claim(sample, claimant="red", from_claim=999)
     assert str(e.value).startswith("from_claim=999 is past")
+    game = next(iter(xa.read_games(sample)))
+    with pytest.raises(xa.RecordError) as e:
+        game.position(game.plies + 1)
+    assert e.value.kind == "no_such_ply" and str(e.value).startswith(f"ply={game.plies + 1} is past")
     with pytest.raises(xa.RecordError) as e:
         xa.adjudicate(sample, game=5)
     assert e.value.kind == "no_such_game" and "(game takes 1)" in str(e.value)
