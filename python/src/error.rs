@@ -1,7 +1,13 @@
 //! The Python exceptions: `RecordError` and its subclasses are defined in Python
-//! (`xiangqi_arbiter/_errors.py`, so that they have docstrings, `to_dict()` and a readable
+//! (`xiangqi_arbiter/__init__.py`, so that they have docstrings, `to_dict()` and a readable
 //! `repr`) and registered here when the package is imported. Every error raised across the
 //! boundary carries the fields of the library's error object as attributes.
+//!
+//! One rule tells the two apart: an argument that is wrong whatever the input holds (an unknown
+//! name, a negative or too large number, keywords that conflict) raises `ValueError` naming the
+//! keyword; anything about the input (a record, move, FEN, settings or event file that cannot be
+//! read, kind `io`, or parsed or played, or that has no such game or ply) raises `RecordError`
+//! with its kind and fields.
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -159,13 +165,86 @@ pub fn guarded<T>(f: impl FnOnce() -> T) -> PyResult<T> {
     })
 }
 
-/// A service layer error: a record's error raises `RecordError` with its fields; a bad option
-/// value (a usage error of the CLI) raises `ValueError`; any other invalid input (settings that
-/// do not parse, a ply past the end of the game ...) raises `RecordError` with kind `invalid`.
+/// Kind of the error for a ply past the end of the game (`at=`, `from_claim=`).
+pub const NO_SUCH_PLY: &str = "no_such_ply";
+
+/// A service layer error, by the module's rule: a record's error raises `RecordError` with its
+/// fields (its message naming keywords, not the CLI's flags); a ply past the end of the game
+/// `RecordError` with kind `no_such_ply`; any other usage error of the CLI (an unknown name)
+/// `ValueError`; any other invalid input (settings that do not parse ...) `RecordError` with kind
+/// `invalid`.
 pub fn service_err(py: Python<'_>, e: &xiangqi_arbiter::service::ServiceError) -> PyErr {
+    let message = keywords(&e.message);
     match &e.record {
-        Some(r) => record_err(py, r),
-        None if e.code == 2 => value_err(e.message.clone()),
-        None => Fields::new(e.kind.clone(), e.message.clone()).err(py, ErrorClass::Record),
+        Some(r) => {
+            let mut f = Fields::from(r.as_ref());
+            f.message = keywords(&f.message);
+            f.text = keywords(&f.text);
+            f.err(py, ErrorClass::Record)
+        }
+        None if e.code == 2 && message.contains("is past the end of the game") => {
+            Fields::new(NO_SUCH_PLY, message).err(py, ErrorClass::Record)
+        }
+        None if e.code == 2 => value_err(message),
+        None => Fields::new(e.kind.clone(), message).err(py, ErrorClass::Record),
+    }
+}
+
+/// A message of the library with the CLI's flags named as the package's keywords: `--at 999` is
+/// `at=999`, `--from-claim PLY` `from_claim=PLY`, `--game takes 1` `game takes 1`, `--rank-base:`
+/// `rank_base:`.
+pub fn keywords(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("--") {
+        let (before, flag) = rest.split_at(at);
+        out.push_str(before);
+        let name_len = flag[2..]
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+            .unwrap_or(flag.len() - 2);
+        if name_len == 0 {
+            out.push_str("--");
+            rest = &flag[2..];
+            continue;
+        }
+        out.push_str(&flag[2..2 + name_len].replace('-', "_"));
+        rest = &flag[2 + name_len..];
+        // A value after the flag (a number, a word such as `san` or `PLY`) is `keyword=value`.
+        if let Some(value) = rest.strip_prefix(' ') {
+            let len = value
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(value.len());
+            let word = &value[..len];
+            if len > 0 && !matches!(word, "takes" | "is" | "and" | "or" | "with") {
+                out.push('=');
+                out.push_str(word);
+                rest = &value[len..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A count argument named `name` (`game=`, `at=`, `threads=` ...) as a `u64` from `min` to
+/// `max`: `ValueError` naming the keyword otherwise (never `OverflowError`); `TypeError` for
+/// what is not an integer. (Also `xiangqi_arbiter._native._count`, for the Python wrappers.)
+#[pyfunction]
+#[pyo3(name = "_count")]
+pub fn count(name: &str, value: &Bound<'_, PyAny>, min: u64, max: u64) -> PyResult<u64> {
+    let too_small = || value_err(format!("{name}={value}: must be {min} or more"));
+    let too_large = || value_err(format!("{name}={value}: must be at most {max}"));
+    match value.extract::<i64>() {
+        Ok(n) if n < 0 || (n as u64) < min => Err(too_small()),
+        Ok(n) if n as u64 > max => Err(too_large()),
+        Ok(n) => Ok(n as u64),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(value.py()) => {
+            if value.lt(0)? {
+                Err(too_small())
+            } else {
+                Err(too_large())
+            }
+        }
+        Err(e) => Err(e),
     }
 }

@@ -5,8 +5,10 @@
 
 #![forbid(unsafe_code)]
 
+mod compact;
 mod error;
 mod game;
+mod interrupt;
 mod pool;
 mod position;
 mod reports;
@@ -15,16 +17,26 @@ mod source;
 
 use pyo3::prelude::*;
 
-/// `read_games`: an iterator over the games of the sources, read on the engine's threads.
+/// `read_games`: an iterator over the games of the sources, read on the engine's threads; the
+/// files that hold no game record are appended to `skipped` (a list) when it is given.
 #[pyfunction]
-fn read_games(sources: &Bound<'_, PyAny>) -> PyResult<game::GameIter> {
+#[pyo3(signature = (sources, skipped = None))]
+fn read_games(
+    sources: &Bound<'_, PyAny>,
+    skipped: Option<Bound<'_, pyo3::types::PyList>>,
+) -> PyResult<game::GameIter> {
     let sources = source::extract_many(sources)?;
-    Ok(game::GameIter::new(game::spawn(sources)?))
+    Ok(game::GameIter::new(
+        game::spawn(sources)?,
+        skipped.map(Bound::unbind),
+    ))
 }
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(error::_register_errors, m)?)?;
+    m.add_function(wrap_pyfunction!(error::count, m)?)?;
+    m.add_function(wrap_pyfunction!(game::_game_from_state, m)?)?;
     m.add_function(wrap_pyfunction!(read_games, m)?)?;
     m.add_function(wrap_pyfunction!(reports::validate_json, m)?)?;
     m.add_function(wrap_pyfunction!(reports::convert, m)?)?;

@@ -4,7 +4,7 @@ use crate::error::value_err;
 use pyo3::PyResult;
 
 /// The most worker threads a call accepts (as the CLI's `--threads`).
-const MAX_THREADS: usize = 1024;
+pub const MAX_THREADS: usize = 1024;
 
 /// Rayon's global pool (all cores) for `threads=0`, or a pool of its own.
 pub enum Pool {

@@ -1,7 +1,8 @@
 //! `Position`: a board position with its legal moves, in any notation.
 
-use crate::error::{ErrorClass, Fields, guarded, value_err};
+use crate::error::{ErrorClass, Fields, count, guarded, value_err};
 use pyo3::prelude::*;
+use rayon::prelude::*;
 use xiangqi_arbiter::notation::{self, Notation};
 use xiangqi_arbiter::{Move, START_FEN};
 
@@ -50,6 +51,29 @@ pub fn parse_move(
             f.ply = ply;
             f.err(py, ErrorClass::Move)
         })
+}
+
+/// The depth counted in one go between two looks at the stop flag (about 3 million nodes from
+/// the start position, a tenth of a second).
+const STEP_DEPTH: u32 = 4;
+
+/// Perft of `pos`, looking at `stop` before each subtree of [`STEP_DEPTH`]: `None` once asked to
+/// stop.
+fn interruptible_perft(
+    pos: &xiangqi_arbiter::Position,
+    depth: u32,
+    stop: &crate::interrupt::Stop,
+) -> Option<u64> {
+    if stop.requested() {
+        return None;
+    }
+    if depth <= STEP_DEPTH {
+        return Some(xiangqi_arbiter::perft(pos, depth));
+    }
+    pos.legal_moves()
+        .into_iter()
+        .map(|m| interruptible_perft(&pos.after(m), depth - 1, stop))
+        .sum()
 }
 
 /// A Xiangqi position: pieces, side to move and move counters.
@@ -134,21 +158,54 @@ impl Position {
     }
 
     /// Leaves of the legal move tree `depth` plies deep. Runs without the GIL, on the engine's
-    /// threads (`threads=0`: all cores, `1`: this thread only).
-    #[pyo3(signature = (depth, threads = 0))]
-    fn perft(&self, py: Python<'_>, depth: u32, threads: usize) -> PyResult<u64> {
+    /// threads (`threads=0`: all cores, `1`: one thread); Ctrl-C stops it between subtrees.
+    #[pyo3(signature = (depth, threads = None))]
+    fn perft(
+        &self,
+        py: Python<'_>,
+        depth: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<u64> {
         let max = xiangqi_arbiter::perft::MAX_DEPTH;
-        if depth > max {
-            return Err(value_err(format!(
-                "perft depth {depth} is too deep (at most {max})"
-            )));
-        }
-        let pos = self.pos;
-        if threads == 1 {
-            return py.detach(|| guarded(|| xiangqi_arbiter::perft(&pos, depth)));
-        }
+        let depth = count("depth", depth, 0, max.into())? as u32;
+        let threads = match threads {
+            Some(t) => count("threads", t, 0, crate::pool::MAX_THREADS as u64)? as usize,
+            None => 0,
+        };
         let pool = crate::pool::Pool::new(threads)?;
-        py.detach(|| guarded(|| pool.install(|| xiangqi_arbiter::perft_parallel(&pos, depth))))
+        let pos = self.pos;
+        crate::interrupt::run(py, |stop| {
+            // The subtrees two plies down (about 2,000 from the start), in parallel unless one
+            // thread is asked for, each counted by `interruptible_perft`.
+            if depth <= STEP_DEPTH {
+                return Some(xiangqi_arbiter::perft(&pos, depth));
+            }
+            let mut roots = Vec::new();
+            for m in pos.legal_moves() {
+                let child = pos.after(m);
+                roots.extend(child.legal_moves().into_iter().map(|r| child.after(r)));
+            }
+            let subtree = |p: &xiangqi_arbiter::Position| interruptible_perft(p, depth - 2, stop);
+            if threads == 1 {
+                roots.iter().map(subtree).sum()
+            } else {
+                pool.install(|| roots.par_iter().map(subtree).sum())
+            }
+        })?
+        .ok_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))
+    }
+
+    /// Pickles as the FEN.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((py.get_type::<Position>().into_any(), (self.pos.fen(),)))
+    }
+
+    /// The hash of the position (equal positions hash equal). A position is mutable
+    /// (`play`): do not play on one that is a dict key or in a set.
+    fn __hash__(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(&self.pos.fen(), &mut h);
+        std::hash::Hasher::finish(&h)
     }
 
     /// An independent copy.
@@ -160,7 +217,8 @@ impl Position {
         self.clone()
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Position {
+    fn __deepcopy__(&self, memo: &Bound<'_, PyAny>) -> Position {
+        let _ = memo;
         self.clone()
     }
 

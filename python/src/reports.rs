@@ -2,12 +2,13 @@
 //! commands call), handed to Python as the JSON text of their serde reports (the Python wrapper
 //! turns it into dicts with `json.loads`), so that every dict equals the CLI's `--json`.
 
-use crate::error::{guarded, record_err, service_err};
+use crate::error::{guarded, record_err};
+use crate::game::{for_each_entry, not_a_game};
 use crate::pool::Pool;
 use crate::source::{Source, extract_many};
 use pyo3::prelude::*;
-use xiangqi_arbiter::record::{GameEntry, walk};
-use xiangqi_arbiter::report::{self, ConvertFormat};
+use xiangqi_arbiter::record::GameEntry;
+use xiangqi_arbiter::report::{self, ConvertFormat, GameReport};
 use xiangqi_arbiter::service;
 
 /// A serde report handed to Python: `json.loads` of its JSON text, so that the objects are the
@@ -24,10 +25,11 @@ pub fn convert_options(
     rank_base: Option<&str>,
 ) -> PyResult<(xiangqi_arbiter::record::Notation, ConvertFormat)> {
     service::convert_options(to, format, rank_base)
-        .map_err(|e| crate::error::value_err(e.message.replacen("--", "", 1)))
+        .map_err(|e| crate::error::value_err(crate::error::keywords(&e.message)))
 }
 
-/// `validate`: the per-game objects of `xqa validate --json`, as one JSON array.
+/// `validate`: the per-game objects of `xqa validate --json` (and its lines for the files that
+/// hold no game record), as one JSON array. Ctrl-C stops it between games.
 #[pyfunction]
 #[pyo3(signature = (sources, threads = 0))]
 pub fn validate_json(
@@ -37,43 +39,32 @@ pub fn validate_json(
 ) -> PyResult<String> {
     let sources = extract_many(sources)?;
     let pool = Pool::new(threads)?;
-    let lines = py
-        .detach(|| {
-            guarded(|| {
-                pool.install(|| -> std::io::Result<String> {
-                    let mut lines = String::new();
-                    for source in &sources {
-                        match source {
-                            Source::Path(p) => {
-                                let mut out = Vec::new();
-                                service::validate_paths(std::slice::from_ref(p), true, &mut out)?;
-                                lines.push_str(&String::from_utf8_lossy(&out));
-                            }
-                            Source::Bytes { name, bytes } => {
-                                let reports = service::validate(bytes, name);
-                                lines.push_str(&service::validate_json_lines(&reports));
-                            }
-                        }
-                    }
-                    Ok(lines)
-                })
-            })
-        })?
-        .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
-    let mut array = String::with_capacity(lines.len() + 2);
-    array.push('[');
-    for (i, line) in lines.lines().enumerate() {
-        if i > 0 {
-            array.push(',');
-        }
-        array.push_str(line);
-    }
-    array.push(']');
-    Ok(array)
+    crate::interrupt::run(py, |stop| {
+        pool.install(|| {
+            let mut array = String::from("[");
+            for_each_entry(&sources, |entry| {
+                if array.len() > 1 {
+                    array.push(',');
+                }
+                match not_a_game(&entry) {
+                    Some(json) => array.push_str(&json),
+                    None => array.push_str(
+                        &serde_json::to_string(&GameReport::of(&entry))
+                            .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}")),
+                    ),
+                }
+                !stop.requested()
+            });
+            array.push(']');
+            array
+        })
+    })
 }
 
-/// `convert`: every game of the sources rewritten, as `xqa convert` writes them. The first game
-/// that cannot be converted raises its `RecordError`.
+/// `convert`: every game of the sources rewritten, as `xqa convert` writes them. The files of a
+/// directory that hold no game record are skipped, as the CLI does; the first game that cannot be
+/// converted (or a source given directly that is no record) raises its `RecordError`. Ctrl-C
+/// stops it between games.
 #[pyfunction]
 #[pyo3(signature = (sources, to = "chinese", format = "pgn", rank_base = None))]
 pub fn convert(
@@ -85,35 +76,36 @@ pub fn convert(
 ) -> PyResult<String> {
     let (notation, format) = convert_options(to, format, rank_base)?;
     let sources = extract_many(sources)?;
-    py.detach(|| {
-        guarded(|| {
-            let mut text = String::new();
-            for source in &sources {
-                match source {
-                    Source::Bytes { name, bytes } => {
-                        text.push_str(&service::convert(bytes, name, notation, format)?);
+    let done = crate::interrupt::run(py, |stop| {
+        let mut text = String::new();
+        let mut failed = None;
+        for source in &sources {
+            let walked = matches!(source, Source::Path(p) if p.is_dir());
+            for_each_entry(std::slice::from_ref(source), |entry| {
+                if walked && not_a_game(&entry).is_some() {
+                    return !stop.requested();
+                }
+                match &entry.error {
+                    Some(e) => {
+                        failed = Some(e.clone());
+                        false
                     }
-                    Source::Path(p) => {
-                        let (inputs, missing) = walk::expand(std::slice::from_ref(p));
-                        if let Some(e) = missing.into_iter().next() {
-                            return Err(service::ServiceError::record(e));
-                        }
-                        for input in inputs {
-                            let name = input.name();
-                            let walk::Input::File(file) = input else {
-                                continue;
-                            };
-                            let bytes =
-                                std::fs::read(&file).map_err(|e| service::unreadable(&name, &e))?;
-                            text.push_str(&service::convert(&bytes, &name, notation, format)?);
-                        }
+                    None => {
+                        report::write_converted(&entry.game, notation, format, &mut text);
+                        !stop.requested()
                     }
                 }
+            });
+            if failed.is_some() {
+                break;
             }
-            Ok(text)
-        })
-    })?
-    .map_err(|e| service_err(py, &e))
+        }
+        match failed {
+            Some(e) => Err(Box::new(e)),
+            None => Ok(text),
+        }
+    })?;
+    done.map_err(|e| record_err(py, &e))
 }
 
 /// Game `entry` written as `xqa convert` writes each game (the record writers of the library).

@@ -12,9 +12,10 @@ use rayon::prelude::*;
 use std::io::{self, Write};
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use xiangqi_arbiter::report::screen::game_json;
+use xiangqi_arbiter::record::GameEntry;
 use xiangqi_arbiter::report::text::TextLang;
-use xiangqi_arbiter::rules::screen::GameScreen;
+use xiangqi_arbiter::report::{self, screen::game_json};
+use xiangqi_arbiter::rules::screen::{GameScreen, ScreenSummary};
 use xiangqi_arbiter::service::{
     self, AdjudicateOptions, ClaimRequest, GameInput, ScreenRequest, SettingsText,
 };
@@ -65,6 +66,9 @@ fn game_input(
         if fen.is_some() || moves.is_some_and(|m| !m.is_none()) {
             return Err(value_err("give a source, or fen= and moves=, not both"));
         }
+        if let Ok(game) = source.cast::<crate::game::Game>() {
+            return game_of(game.get());
+        }
         return match extract(source, None)? {
             Source::Bytes { name, bytes } => Ok(GameInput::record(bytes, name, game)),
             Source::Path(path) => {
@@ -87,6 +91,32 @@ fn game_input(
         }
     }
     Ok(GameInput::fen(fen, Some(&iccs.join(" "))))
+}
+
+/// The input of a ruling on a `Game`: game `number` of its file when the file is there (read
+/// again, so that the report is the CLI's for it), else the game written as PGN (in ICCS, with
+/// its tags, comments and variations; an invalid game's legal part), as game 1 of a record named
+/// as its source.
+fn game_of(game: &crate::game::Game) -> PyResult<GameInput> {
+    let p = &game.packed;
+    let path = std::path::Path::new(&*p.source);
+    if path.is_file() {
+        return Ok(GameInput::File {
+            path: path.to_owned(),
+            game: p.index + 1,
+        });
+    }
+    let entry = game.entry()?;
+    let mut text = String::new();
+    guarded(|| {
+        report::write_converted(
+            &entry.game,
+            xiangqi_arbiter::Notation::Iccs,
+            report::ConvertFormat::Pgn,
+            &mut text,
+        )
+    })?;
+    Ok(GameInput::record(text, p.source.to_string(), 1))
 }
 
 /// `adjudicate`: the object of `xqa adjudicate --json`.
@@ -157,6 +187,11 @@ pub fn claim_json(
     rule_settings: Settings,
 ) -> PyResult<String> {
     let claimant = claimant_color(claimant)?;
+    if event.is_none() {
+        // An unknown profile name is a wrong argument (ValueError), as an unknown limit_profile=.
+        service::claim_limit_profile(&profile, None, None, None, None)
+            .map_err(|e| value_err(format!("profile='{profile}': {e}")))?;
+    }
     let rule_settings = settings_text(rule_settings);
     // The rules are checked before the record is read, as the CLI does.
     service::rules_profile(&rules, rule_settings.as_ref()).map_err(|e| service_err(py, &e))?;
@@ -179,8 +214,12 @@ pub fn claim_json(
         .map_err(|e| service_err(py, &e))
 }
 
-/// A line of the screen, or the reader's failure.
-type Line = Result<String, String>;
+/// A line of the screen, the run's summary (JSON) at its end, or the reader's failure.
+enum Line {
+    Report(String),
+    Summary(String),
+    Failed(String),
+}
 
 /// Writes the JSON lines of `screen` into a channel, one message a line; fails once the
 /// iterator is gone (which stops the screening's output).
@@ -195,7 +234,7 @@ impl Write for LineSender {
         while let Some(end) = self.buf.iter().position(|&b| b == b'\n') {
             let line: Vec<u8> = self.buf.drain(..=end).collect();
             let text = String::from_utf8_lossy(&line[..end]).into_owned();
-            if self.tx.send(Ok(text)).is_err() {
+            if self.tx.send(Line::Report(text)).is_err() {
                 return Err(io::Error::new(io::ErrorKind::BrokenPipe, "iterator closed"));
             }
         }
@@ -207,10 +246,12 @@ impl Write for LineSender {
     }
 }
 
-/// The iterator returned by `screen`: the objects of `xqa screen --json`, in input order.
-#[pyclass(module = "xiangqi_arbiter")]
+/// The iterator returned by `screen`: the objects of `xqa screen --json`, in input order. One
+/// iterator can be shared by threads: each report goes to one of them.
+#[pyclass(module = "xiangqi_arbiter", frozen)]
 pub struct ScreenIter {
-    rx: Option<Mutex<Receiver<Line>>>,
+    rx: Mutex<Option<Receiver<Line>>>,
+    summary: Mutex<Option<Py<PyAny>>>,
 }
 
 #[pymethods]
@@ -219,27 +260,76 @@ impl ScreenIter {
         slf
     }
 
-    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let Some(rx) = &self.rx else {
-            return Err(PyStopIteration::new_err(()));
-        };
-        match py.detach(|| rx.lock().ok().and_then(|r| r.recv().ok())) {
-            None => {
-                self.rx = None;
-                Err(PyStopIteration::new_err(()))
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        // (`list(it)` calls this from C, where no pending signal is handled: Ctrl-C is looked
+        // at here, at every item.)
+        py.check_signals()?;
+        loop {
+            match crate::interrupt::recv(py, &self.rx)? {
+                None => return Err(PyStopIteration::new_err(())),
+                Some(Line::Failed(e)) => {
+                    crate::interrupt::close(&self.rx);
+                    return Err(PyRuntimeError::new_err(e));
+                }
+                Some(Line::Summary(json)) => {
+                    let summary = crate::reports::loads(py, &json)?.unbind();
+                    *self.summary.lock().unwrap_or_else(|e| e.into_inner()) = Some(summary);
+                }
+                Some(Line::Report(line)) => return crate::reports::loads(py, &line),
             }
-            Some(Err(e)) => {
-                self.rx = None;
-                Err(PyRuntimeError::new_err(e))
-            }
-            Some(Ok(line)) => crate::reports::loads(py, &line),
         }
     }
 
-    /// Stops the screening (its thread ends at its next report).
-    fn close(&mut self) {
-        self.rx = None;
+    /// The run's totals once the iterator is exhausted (None before): the counts `xqa screen`
+    /// prints at its end (`games`, `plies`, `games_with_incidents`, `incidents`, `rulings_due`,
+    /// `undetermined_moves`, `early_draws`, `invalid`, `unreadable`, `not_records`, `skipped`,
+    /// `seconds`).
+    #[getter]
+    fn summary(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.summary
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .map(|s| s.clone_ref(py))
     }
+
+    /// Stops the screening (its thread ends at its next report).
+    fn close(&self) {
+        crate::interrupt::close(&self.rx);
+    }
+}
+
+/// Adds one game screened from a record given in memory to the totals, as `xqa screen` counts
+/// the games of standard input.
+fn count_game(s: &mut ScreenSummary, g: &GameScreen, entry: &GameEntry) {
+    if report::is_not_a_record(entry) {
+        s.not_records += 1;
+        return;
+    }
+    s.games += 1;
+    s.plies += g.plies;
+    s.incidents += g.incidents.len();
+    s.rulings_due += g.incidents.iter().filter(|i| i.ruling_due).count();
+    s.undetermined_moves += g.undetermined.len();
+    s.invalid += usize::from(g.error.is_some());
+    s.unreadable += usize::from(g.unreadable);
+    s.games_with_incidents += usize::from(g.has_incident());
+    s.early_draws += usize::from(g.early_draw.is_some());
+}
+
+/// The totals of several runs.
+fn add(total: &mut ScreenSummary, s: &ScreenSummary) {
+    total.games += s.games;
+    total.plies += s.plies;
+    total.games_with_incidents += s.games_with_incidents;
+    total.incidents += s.incidents;
+    total.rulings_due += s.rulings_due;
+    total.undetermined_moves += s.undetermined_moves;
+    total.early_draws += s.early_draws;
+    total.invalid += s.invalid;
+    total.unreadable += s.unreadable;
+    total.not_records += s.not_records;
+    total.skipped += s.skipped;
 }
 
 /// `screen`: starts screening the sources on the engine's threads and returns the iterator.
@@ -281,17 +371,20 @@ pub fn screen(
                 tx: tx.clone(),
                 buf: Vec::new(),
             };
+            let started = std::time::Instant::now();
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                pool.install(|| -> io::Result<()> {
+                pool.install(|| -> io::Result<ScreenSummary> {
+                    let mut total = ScreenSummary::default();
                     for source in &sources {
                         match source {
                             Source::Path(p) => {
-                                service::screen_paths(
+                                let s = service::screen_paths(
                                     std::slice::from_ref(p),
                                     &options,
                                     TextLang::Both,
                                     &mut out,
                                 )?;
+                                add(&mut total, &s);
                             }
                             Source::Bytes { name, bytes } => {
                                 let entries = service::read_games(bytes, name);
@@ -300,30 +393,40 @@ pub fn screen(
                                     .map(|e| GameScreen::of(e, &options))
                                     .collect();
                                 for (g, e) in screens.iter().zip(&entries) {
-                                    // The games `xqa screen --json` prints (see report::screen).
-                                    if options.all || g.has_incident() || g.error.is_some() {
+                                    count_game(&mut total, g, e);
+                                    if report::is_not_a_record(e) {
+                                        let mut line = Vec::new();
+                                        report::write_not_a_record(&mut line, true, &e.source)?;
+                                        out.write_all(&line)?;
+                                    } else if options.all || g.has_incident() || g.error.is_some() {
+                                        // The games `xqa screen --json` prints (see report::screen).
                                         writeln!(out, "{}", game_json(g, e))?;
                                     }
                                 }
                             }
                         }
                     }
-                    Ok(())
+                    total.seconds = started.elapsed().as_secs_f64();
+                    Ok(total)
                 })
             }));
             match run {
-                Ok(Ok(())) => {}
+                Ok(Ok(total)) => {
+                    let json = serde_json::to_string(&total).unwrap_or_else(|_| "null".into());
+                    let _ = tx.send(Line::Summary(json));
+                }
                 Ok(Err(e)) if e.kind() == io::ErrorKind::BrokenPipe => {}
                 Ok(Err(e)) => {
-                    let _ = tx.send(Err(format!("screen: {e}")));
+                    let _ = tx.send(Line::Failed(format!("screen: {e}")));
                 }
                 Err(_) => {
-                    let _ = tx.send(Err("internal error while screening".into()));
+                    let _ = tx.send(Line::Failed("internal error while screening".into()));
                 }
             }
         })
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
     Ok(ScreenIter {
-        rx: Some(Mutex::new(rx)),
+        rx: Mutex::new(Some(rx)),
+        summary: Mutex::new(None),
     })
 }

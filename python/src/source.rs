@@ -1,5 +1,6 @@
-//! What a `source` argument can be: a path (`str` naming a file or directory, or any
-//! `os.PathLike`), or the record itself (`bytes`, `bytearray`, or a `str` holding record text).
+//! What a `source` argument can be: a path (a `str` without a line break, or any `os.PathLike`;
+//! a file or a directory), or the record itself (`bytes`, `bytearray`, or a `str` holding a line
+//! break).
 
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
@@ -19,27 +20,11 @@ pub enum Source {
     Bytes { name: String, bytes: Vec<u8> },
 }
 
-/// Extensions that make a one-line `str` a path even when the file does not exist (so that a
-/// mistyped file name gives "no such file" rather than a record syntax error).
-const PATH_EXTENSIONS: &[&str] = &[
-    "pgn", "xqf", "cbr", "cbl", "cbf", "html", "htm", "txt", "ubb", "dhtmlxq",
-];
-
-/// Whether a `str` argument names a path rather than holding a record.
+/// Whether a `str` argument names a path rather than holding a record: it does unless it holds
+/// a line break (a mistyped path is then "no such file or directory", kind `io`, as in the CLI,
+/// and never read as record text).
 fn str_is_path(s: &str) -> bool {
-    if s.is_empty() || s.contains('\n') || s.contains('\r') || s.len() > 4096 {
-        return false;
-    }
-    let p = std::path::Path::new(s);
-    if p.exists() {
-        return true;
-    }
-    if s.contains('[') {
-        return false;
-    }
-    p.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| PATH_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+    !(s.contains('\n') || s.contains('\r'))
 }
 
 /// Reads one source argument. `name` overrides the reported name of an in-memory record.

@@ -2,7 +2,8 @@
 
 Every report the package returns is checked against what the CLI prints with ``--json`` for the
 same input, so the tests need the CLI: ``$XQA`` if set, else ``target/release/xqa`` of the
-repository (built with ``cargo build --release --bin xqa`` when it is missing).
+repository. Nothing is built here: when the binary is missing, the run stops at once and says
+how to build it (``cargo build --release --bin xqa``).
 """
 
 from __future__ import annotations
@@ -20,19 +21,27 @@ SAMPLES = REPO / "pgn-samples"
 SAMPLE_FILES = sorted(p for p in SAMPLES.iterdir() if p.is_file() and p.name != "README.md")
 
 
-def _xqa_path() -> Path:
-    env = os.environ.get("XQA")
-    if env:
-        return Path(env)
-    exe = REPO / "target" / "release" / "xqa"
-    if not exe.exists():
-        subprocess.run(
-            ["cargo", "build", "--release", "--bin", "xqa"], cwd=REPO, check=True
+class MissingCli(Exception):
+    """The ``xqa`` binary the tests compare with is not there."""
+
+
+def xqa_path(environ=os.environ, repo: Path = REPO) -> Path:
+    """The CLI the tests compare with: ``$XQA``, else the repository's release build. Raises
+    MissingCli, saying how to build it, when it is not there (nothing is built here: a build
+    takes minutes)."""
+    exe = Path(environ.get("XQA") or repo / "target" / "release" / "xqa")
+    if not exe.is_file():
+        raise MissingCli(
+            f"the tests compare the package with the CLI, and {exe} is missing: build it with "
+            f"`cargo build --release --bin xqa` in {repo} (a few minutes), or set XQA to an xqa binary"
         )
     return exe
 
 
-XQA = _xqa_path()
+try:
+    XQA = xqa_path()
+except MissingCli as e:
+    pytest.exit(str(e), returncode=4)
 
 
 def run_cli(*args: str, check_codes=(0, 1)) -> subprocess.CompletedProcess:

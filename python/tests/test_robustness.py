@@ -32,7 +32,8 @@ def test_damaged_records_raise_only_record_errors(sample):
     rng = random.Random(sample.name)
     for n, data in enumerate(damaged(sample.read_bytes(), rng, 30)):
         games = list(xa.read_games(data))
-        reports = xa.validate(data)
+        # (Bytes that are no game record are said by validate and skipped by read_games.)
+        reports = [r for r in xa.validate(data) if "not_a_record" not in r]
         assert len(games) == len(reports)
         for g, r in zip(games, reports):
             assert g.ok == r["ok"]

@@ -80,9 +80,37 @@ pub fn detect_format(name: &str, head: &[u8]) -> Option<Format> {
             // Text with tag pairs or move numbers is PGN.
             let (text, _) = encoding::decode(window, encoding::detect(window));
             let t = text.trim_start();
-            (t.starts_with('[') || t.starts_with("1.") || t.starts_with('{')).then_some(Format::Pgn)
+            ((t.starts_with('[') || t.starts_with("1.") || t.starts_with('{')) && !is_json(t))
+                .then_some(Format::Pgn)
         }
     }
+}
+
+/// Whether text that starts like PGN (`[` of a tag pair, `{` of a comment) is JSON instead: an
+/// object whose first member name is a quoted string (`{"file": ...`, as each line of a JSON-lines
+/// manifest), or an array whose first element is an object, array, string or number. A PGN tag
+/// pair starts with a name (`[Event "..."]`), a PGN comment with words.
+fn is_json(t: &str) -> bool {
+    let after = |open: char| t.strip_prefix(open).map(str::trim_start);
+    if let Some(rest) = after('{') {
+        let Some(name) = rest.strip_prefix('"') else {
+            return false;
+        };
+        // The member name, then a colon.
+        let mut escaped = false;
+        for (i, c) in name.char_indices() {
+            match c {
+                '\\' if !escaped => escaped = true,
+                '"' if !escaped => return name[i + 1..].trim_start().starts_with(':'),
+                '\n' => return false,
+                _ => escaped = false,
+            }
+        }
+        return false;
+    }
+    after('[').is_some_and(|rest| {
+        rest.starts_with(['{', '[', '"', ']']) || rest.starts_with(|c: char| c.is_ascii_digit())
+    })
 }
 
 /// Whether the bytes hold a DhtmlXQ record: a container (`[DhtmlXQ]`, `[DhtmlXQiFrame]`), a closed
@@ -640,6 +668,15 @@ pub const BATCH_BYTES: usize = 16 << 20;
 /// Reads every game of the inputs in order, parsing and replaying them in parallel batches on
 /// the current rayon pool, and calls `f` with each game in input order.
 pub fn for_each_game(inputs: &[Input], mut f: impl FnMut(GameEntry)) {
+    for_each_game_while(inputs, |e| {
+        f(e);
+        true
+    });
+}
+
+/// [`for_each_game`] until `f` returns false: reading stops after the batch of that game, so a
+/// caller that is interrupted or closed does not read the rest of a large file.
+pub fn for_each_game_while(inputs: &[Input], mut f: impl FnMut(GameEntry) -> bool) {
     let mut units = Units::new(inputs);
     loop {
         let mut batch = Vec::with_capacity(BATCH_GAMES);
@@ -657,7 +694,9 @@ pub fn for_each_game(inputs: &[Input], mut f: impl FnMut(GameEntry)) {
         }
         let done: Vec<Vec<GameEntry>> = batch.into_par_iter().map(Unit::process).collect();
         for e in done.into_iter().flatten() {
-            f(e);
+            if !f(e) {
+                return;
+            }
         }
     }
 }
@@ -724,6 +763,32 @@ mod tests {
             Some(Format::Pgn)
         );
         assert_eq!(detect_format("notes.txt", b"hello"), None);
+    }
+
+    #[test]
+    fn json_is_no_game_record() {
+        // A JSON-lines manifest of a folder of records (each line an object), and JSON arrays.
+        let manifest =
+            b"{\"file\": \"a.xqf\", \"tags\": {\"Red\": \"x\"}}\n{\"file\": \"b.pgn\"}\n";
+        assert_eq!(detect_format("manifest.jsonl", manifest), None);
+        assert_eq!(detect_format("<bytes>", b"  {\n  \"a\\\"b\" : 1}"), None);
+        assert_eq!(detect_format("list.json", b"[{\"a\": 1}]"), None);
+        assert_eq!(detect_format("list.json", b"[\n  1, 2]"), None);
+        // PGN that starts with a comment or a tag pair is still PGN.
+        assert_eq!(
+            detect_format("a.txt", b"{A game from 1989} 1. h2e2 h9g7 *"),
+            Some(Format::Pgn)
+        );
+        assert_eq!(
+            detect_format("a.txt", b"{\"quoted\" words} 1. h2e2 *"),
+            Some(Format::Pgn)
+        );
+        assert_eq!(
+            detect_format("a", b"[Event \"x\"]\n1. h2e2"),
+            Some(Format::Pgn)
+        );
+        // The extension still wins: a .pgn file is read as PGN whatever it holds.
+        assert_eq!(detect_format("a.pgn", manifest), Some(Format::Pgn));
     }
 
     #[test]

@@ -154,11 +154,7 @@ impl std::fmt::Display for Summary {
 
 /// Says a directory entry skipped as not a regular file (`{"schema","source","skipped"}` in
 /// JSON), for validate and screen alike.
-pub(crate) fn write_skipped(
-    out: &mut dyn Write,
-    json: bool,
-    skipped: &RecordError,
-) -> io::Result<()> {
+pub fn write_skipped(out: &mut dyn Write, json: bool, skipped: &RecordError) -> io::Result<()> {
     if json {
         let doc = schema::versioned(
             serde_json::json!({"source": skipped.source, "skipped": skipped.message}),
@@ -170,7 +166,7 @@ pub(crate) fn write_skipped(
 }
 
 /// Whether `entry` stands for a file that holds no game record (said, not counted as a game).
-pub(crate) fn is_not_a_record(entry: &GameEntry) -> bool {
+pub fn is_not_a_record(entry: &GameEntry) -> bool {
     entry
         .error
         .as_ref()
@@ -178,7 +174,7 @@ pub(crate) fn is_not_a_record(entry: &GameEntry) -> bool {
 }
 
 /// Says a file that holds no game record (`{"schema","source","not_a_record"}` in JSON).
-pub(crate) fn write_not_a_record(out: &mut dyn Write, json: bool, source: &str) -> io::Result<()> {
+pub fn write_not_a_record(out: &mut dyn Write, json: bool, source: &str) -> io::Result<()> {
     const WHAT: &str = "not a game record in any known format";
     if json {
         let doc = schema::versioned(serde_json::json!({"source": source, "not_a_record": WHAT}));

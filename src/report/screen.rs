@@ -141,16 +141,15 @@ pub fn screen(
         batch.clear();
         Ok(())
     };
-    walk::for_each_game(&inputs, |entry| {
-        if io_err.is_some() {
-            return;
-        }
+    // (Reading stops once the output fails: a closed pipe, or a Python iterator closed.)
+    walk::for_each_game_while(&inputs, |entry| {
         batch.push(entry);
         if batch.len() >= BATCH
             && let Err(e) = flush(&mut batch, &mut summary)
         {
             io_err = Some(e);
         }
+        io_err.is_none()
     });
     if let Some(e) = io_err {
         return Err(e);

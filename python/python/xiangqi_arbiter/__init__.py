@@ -9,11 +9,25 @@ command line: every report function returns exactly the objects of ``xqa ... --j
   ``xqa validate``, ``convert``, ``adjudicate``, ``claim`` and ``screen``.
 * :class:`Position` is a board with its legal moves in any notation, and perft.
 
-A *source* is a path (``str`` naming an existing file or directory, or ending in a record
-extension such as ``.pgn``, or any ``os.PathLike``; directories are walked recursively), the
-record itself as ``bytes``, or record text as ``str``. Bad input raises :class:`RecordError` (or
-its subclasses :class:`MoveError` and :class:`PositionError`), whose attributes are the fields of
-the engine's error object.
+A *source* is a path (a ``str`` without a line break, or any ``os.PathLike``; directories are
+walked recursively, and the files in them that hold no game record are skipped), the record
+itself as ``bytes``, or record text as a ``str`` holding a line break. A path that does not exist
+is an error of kind ``"io"`` naming it, never record text.
+
+Errors follow one rule:
+
+* an argument that is wrong whatever the input holds (an unknown name such as ``rules="fide"``
+  or ``profile="blitz"``, a negative or too large number, keywords that conflict) raises
+  ``ValueError``, whose message names the keyword (``game=-1: must be 1 or more``);
+* anything about the input raises :class:`RecordError` (a ``ValueError``; subclasses
+  :class:`MoveError` and :class:`PositionError`) with the fields of the engine's error object: a
+  record, settings or event file that cannot be read (kind ``"io"``, naming the path), a record,
+  move or FEN that cannot be read or played, a game or ply the record does not have (kinds
+  ``"no_such_game"``, ``"no_such_ply"``).
+
+Every object pickles (``Game``, ``Position``, the errors), so games and positions travel to
+worker processes (multiprocessing, Dask, Spark); the iterators (``GameIter``, ``ScreenIter``)
+are streams of a running reader and do not, but one iterator may be shared by threads.
 """
 
 from __future__ import annotations
@@ -137,15 +151,26 @@ ScreenIter = _native.ScreenIter
 __version__ = _native.__version__
 
 
-def read_games(source):
+def read_games(source, *, skipped=None):
     """Iterate over the games of ``source`` (or of a list of sources), in order.
 
     Every format and notation ``xqa validate`` reads is accepted. The games are parsed and
     replayed on the engine's threads, ahead of the loop, with bounded memory. A game whose record
     is broken is yielded with ``game.error`` set (the moves before the error are kept); a source
     that cannot be read at all (a missing file) raises :class:`RecordError` with kind ``"io"``.
+    Files that hold no game record (a README, a JSON manifest) are skipped, as the CLI skips
+    them; with ``skipped=`` a list, each is appended to it as the object ``xqa validate --json``
+    prints for it (``{"schema": 1, "source": ..., "not_a_record": ...}``, or ``"skipped"`` for a
+    directory entry that is not a regular file). One iterator may be shared by threads.
     """
-    return _native.read_games(source)
+    if skipped is not None and not isinstance(skipped, list):
+        raise TypeError(f"skipped= takes a list, not {type(skipped).__name__}")
+    return _native.read_games(source, skipped)
+
+
+def _count(name, value, low=0, high=2**32 - 1):
+    """A count argument, checked (ValueError naming the keyword when out of range)."""
+    return None if value is None else _native._count(name, value, low, high)
 
 
 def validate(source, *, threads=0):
@@ -154,10 +179,11 @@ def validate(source, *, threads=0):
     Returns a list with one dict per game, equal to the objects ``xqa validate --json`` prints
     (docs/schema.json): ``schema`` (1), ``header`` (``source`` ``{file, game}``, ``result``,
     ``event``, ``red``, ``black``, ``date``), ``format, notation, ok, plies``, ``error`` (one
-    error object, or None when the game is valid) and ``warnings``. Runs without the GIL on the
-    engine's threads (``threads=0``: all cores).
+    error object, or None when the game is valid) and ``warnings``; a file that holds no game
+    record gives ``{"schema", "source", "not_a_record"}``, as in the CLI. Runs without the GIL
+    on the engine's threads (``threads=0``: all cores); Ctrl-C stops it.
     """
-    return _json.loads(_native.validate_json(source, threads))
+    return _json.loads(_native.validate_json(source, _count("threads", threads, 0, 1024)))
 
 
 def convert(source, to="chinese", format="pgn", rank_base=None):
@@ -166,7 +192,8 @@ def convert(source, to="chinese", format="pgn", rank_base=None):
     1-10 as pychess.org), or as DhtmlXQ or a WXF file with ``format="dhtmlxq"`` or ``"wxf"``,
     keeping tags, comments, variations and the result. Returns the text ``xqa convert`` writes.
 
-    An invalid game raises its :class:`RecordError` (the CLI reports it and goes on).
+    The files of a directory that hold no game record are skipped, as the CLI skips them. An
+    invalid game raises its :class:`RecordError` (the CLI reports it and goes on).
     """
     return _native.convert(source, to, format, rank_base)
 
@@ -178,8 +205,15 @@ def _settings(settings, what="settings"):
     if isinstance(settings, _Mapping):
         return (f"<{what}>", _json.dumps(settings))
     path = _os.fspath(settings)
-    with open(path, encoding="utf-8") as f:
-        return (path, f.read())
+    try:
+        with open(path, encoding="utf-8") as f:
+            return (path, f.read())
+    except OSError as e:
+        # As a record that cannot be read (the package's one rule for errors).
+        why = "no such file or directory" if isinstance(e, FileNotFoundError) else f"cannot read: {e.strerror or e}"
+        raise RecordError(f"{path}: {why} [io]", kind="io", message=why, source=str(path)) from e
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{path}: not UTF-8 text: {e}", kind="encoding", source=str(path)) from e
 
 
 _UNSET = object()
@@ -193,13 +227,13 @@ def _event(event, time_control):
     return _settings(event, "event")
 
 
-def _cap(value):
+def _cap(name, value):
     """A cap argument: unset (the profile's), None or "none" (no cap), or a number."""
     if value is _UNSET:
         return None
     if value is None or (isinstance(value, str) and value.lower() == "none"):
         return (None,)
-    return (int(value),)
+    return (_count(name, int(value)),)
 
 
 def adjudicate(
@@ -219,7 +253,9 @@ def adjudicate(
     """Rule on a game: the nature of every move (将 杀 捉 闲 ...), every repetition cycle with
     both sides' patterns and the verdict, and the natural move limit status at ply ``at``.
 
-    The game is game ``game`` (1-based) of ``source`` (a path, bytes or record text), or the
+    The game is game ``game`` (1-based) of ``source`` (a path, bytes or record text), a
+    :class:`Game` (from :func:`read_games`: game ``number`` of its file, read again when the file
+    is there, else the game's own record), or the
     position ``fen`` (default: the start) with ``moves`` (a list of moves in ICCS, WXF or Chinese,
     or ICCS text ``"h2e2 h9g7 ..."``). ``rules`` is ``"cxa"`` or ``"axf"``; ``settings`` a rule
     settings file (a path, or the settings as a dict) that wins over ``rules``;
@@ -238,7 +274,7 @@ def adjudicate(
     return _json.loads(
         _native.adjudicate_json(
             source,
-            game,
+            _count("game", game, 1),
             fen,
             moves,
             rules,
@@ -246,7 +282,7 @@ def adjudicate(
             _event(event, time_control),
             time_control,
             overlay,
-            at,
+            _count("at", at),
             limit_profile,
         )
     )
@@ -293,18 +329,18 @@ def claim(
         _native.claim_json(
             source,
             claimant,
-            game,
+            _count("game", game, 1),
             fen,
             moves,
             "slow" if profile is None else profile,
             _settings(settings),
             _event(event, time_control),
             time_control,
-            at,
-            limit,
-            _cap(attack_cap),
-            _cap(check_cap),
-            from_claim,
+            _count("at", at),
+            _count("limit", limit),
+            _cap("attack_cap", attack_cap),
+            _cap("check_cap", check_cap),
+            _count("from_claim", from_claim),
             rules,
             _settings(rule_settings),
         )
@@ -332,14 +368,15 @@ def screen(
     input order: the games with a cycle in which a side must vary (``draws=True``: drawn cycles
     too), a move the search could not decide, a natural move limit claim that would be valid
     (with ``limit_profile``), or an error; with ``all=True``, every game. The screening runs
-    ahead of the loop with bounded memory; ``close()`` stops it. ``settings``, ``event`` and
+    ahead of the loop with bounded memory; ``close()`` stops it; once the iterator is exhausted,
+    its ``summary`` holds the run's totals (the summary ``xqa screen`` prints). ``settings``, ``event`` and
     ``overlay``: as in :func:`adjudicate` (an event also brings its draw-offer rule);
     ``time_control`` (with ``event``) screens for the natural move limit of that time control.
     """
     return _native.screen(
         sources,
         rules,
-        threads,
+        _count("threads", threads, 0, 1024),
         _settings(settings),
         _event(event, time_control),
         time_control,
