@@ -178,15 +178,18 @@ impl Analyzer<'_> {
             // first (a first check that gives check itself before one that uncovers another
             // piece's check): the chaser is charged with the simplest way, whatever order the
             // checks were generated in.
-            let mut keyed: Vec<(i32, u32, (Square, Move, Square, Mat))> = wins
-                .into_iter()
+            let mut wins = wins;
+            let keys: Vec<(std::cmp::Reverse<i32>, u32)> = wins
+                .iter()
                 .map(|w| {
                     let uncovered = uncovered_checkers(q, w.1).count() as u32;
-                    (self.win_score(q, w.2, w.3), uncovered, w)
+                    (std::cmp::Reverse(self.win_score(q, w.2, w.3)), uncovered)
                 })
                 .collect();
-            keyed.sort_by_key(|k| (std::cmp::Reverse(k.0), k.1));
-            let wins: Vec<(Square, Move, Square, Mat)> = keyed.into_iter().map(|k| k.2).collect();
+            let mut order: Vec<usize> = (0..wins.len()).collect();
+            order.sort_by_key(|&i| keys[i]);
+            let sorted: Vec<_> = order.iter().map(|&i| wins[i]).collect();
+            wins = sorted;
             for &(s, m, capturer, v) in &wins {
                 winning_checks.push(m);
                 if out.iter().any(|t| t.square == s) {
