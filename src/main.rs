@@ -244,6 +244,9 @@ enum Command {
         /// The budget of one request's analysis, in seconds (an error naming it when spent).
         #[arg(long, default_value_t = 10.0)]
         max_request_seconds: f64,
+        /// Analyses that may wait for their turn (beyond them: 503 with Retry-After).
+        #[arg(long, default_value_t = 32)]
+        max_queue: usize,
         /// Connections served at once (more are closed at once, and logged).
         #[arg(long, default_value_t = 256)]
         max_connections: usize,
@@ -748,6 +751,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             max_body_mb,
             max_request_seconds,
             max_connections,
+            max_queue,
             allow_origin,
             event,
         } => {
@@ -777,6 +781,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 body_limit: max_body_mb.saturating_mul(1024 * 1024),
                 max_request: std::time::Duration::from_secs_f64(max_request_seconds),
                 max_connections: max_connections.max(1),
+                queue: max_queue,
                 allow_origins: allow_origin,
                 event,
                 ..Default::default()

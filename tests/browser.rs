@@ -404,21 +404,46 @@ fn the_workbench_in_a_real_browser() {
         json!(true),
         "no error"
     );
-    let cycle2 = report2.cycles.first().expect("game 2 has a cycle").clone();
-    cdp.click(".cycle[data-cycle='0']");
+    // Game 2's cycles (if any) as the CLI's, its board at a ply as the service draws it.
+    assert_eq!(
+        cdp.eval("document.querySelectorAll('#cycles .cycle').length"),
+        json!(report2.cycles.len())
+    );
+    let at2 = match report2.cycles.first() {
+        Some(c) => {
+            cdp.click(".cycle[data-cycle='0']");
+            assert_eq!(
+                cdp.eval("document.querySelector('#cycles .cycle.current .reason').textContent"),
+                json!(c.reason_en)
+            );
+            c.end_ply
+        }
+        None => {
+            assert_eq!(
+                cdp.eval("document.querySelector('#cycles h3 .verdict').textContent"),
+                json!("No repetition")
+            );
+            cdp.click("#first");
+            for _ in 0..30 {
+                cdp.click("#next");
+            }
+            30
+        }
+    };
     assert_eq!(
         cdp.eval("document.querySelector('#ply-label').textContent"),
-        json!(format!("ply {} / {}", cycle2.end_ply, review2.plies.len()))
+        json!(format!("ply {at2} / {}", review2.plies.len()))
     );
     assert_eq!(
-        cdp.eval("document.querySelector('#cycles .cycle.current .reason').textContent"),
-        json!(cycle2.reason_en)
+        board_pieces(&mut cdp),
+        expected_pieces(&review2.plies[at2 - 1].fen),
+        "game 2's board after ply {at2}"
     );
     // The limit panel at this ply: each side's opponent row as the CLI's claim report words it
     // ("black: 16 moves of 60 required").
     for (side, color) in [("red", Color::Red), ("black", Color::Black)] {
         let mut request = ClaimRequest::new(color);
-        request.at = Some(cycle2.end_ply as u32);
+        request.at = Some(at2 as u32);
         let text = service::claim(&GameInput::record(bytes.clone(), name, 2), &request)
             .unwrap()
             .to_text(xiangqi_arbiter::rules::limit::Lang::En);

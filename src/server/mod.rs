@@ -41,8 +41,9 @@ use tokio::sync::Semaphore;
 
 /// The default cap on a request body: 16 MB.
 pub const DEFAULT_BODY_LIMIT: usize = 16 * 1024 * 1024;
-/// The longest request URI accepted (a live count's moves go in the query): 64 KiB.
-pub const MAX_URI_BYTES: usize = 64 * 1024;
+/// The longest request URI accepted (a live count's moves go in the query): 32 KiB (hyper
+/// itself refuses 64 KiB and more, with a bare 414).
+pub const MAX_URI_BYTES: usize = 32 * 1024;
 /// The largest total size of a request's headers: 32 KiB.
 pub const MAX_HEADER_BYTES: usize = 32 * 1024;
 
@@ -82,7 +83,7 @@ impl Default for ServerOptions {
         ServerOptions {
             body_limit: DEFAULT_BODY_LIMIT,
             workers,
-            queue: 8 * workers,
+            queue: 32,
             max_request: Duration::from_secs(10),
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(60),
