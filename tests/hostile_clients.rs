@@ -507,3 +507,39 @@ fn slow_idle_and_surplus_connections_are_closed() {
         std::thread::sleep(Duration::from_millis(200));
     }
 }
+
+fn status_kb(server: &Server, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Item 10: an upload is read game by game: game 1 of a 15 MB database of one-move games takes
+/// the memory of a few games, not of all of them (on main, about 1 GB at its peak), and the
+/// memory is given back after the request.
+#[test]
+fn a_large_upload_is_read_game_by_game() {
+    let server = start(&["--max-request-seconds", "120"]);
+    let game = b"[Event \"e\"]\n\n1. h2e2 *\n\n";
+    let mut body = Vec::with_capacity(15 << 20);
+    while body.len() + game.len() <= 15 << 20 {
+        body.extend_from_slice(game);
+    }
+    for target in [
+        "/api/claim?claimant=red",
+        "/api/adjudicate?game=2",
+        "/api/review?game=3",
+    ] {
+        let (status, _, answer) = post(&server, target, &body);
+        assert_eq!(status, 200, "{target}: {answer:.300}");
+    }
+    let peak = status_kb(&server, "VmHWM:");
+    let now = status_kb(&server, "VmRSS:");
+    eprintln!("15 MB upload: server peak {peak} kB, {now} kB after");
+    // (The body itself, and a copy of it, are 30 MB.)
+    assert!(peak < 250 * 1024, "peak {peak} kB");
+    assert!(now < 150 * 1024, "after the requests: {now} kB");
+}

@@ -95,7 +95,11 @@ async function loadGame() {
       const who = [g.header.red, g.header.black].filter(Boolean).map(esc).join(" – ");
       return `<option value="${n}">${n}${g.ok ? "" : " ✗"} · ${g.plies} plies${who ? ` · ${who}` : ""}</option>`;
     })
-    .join("");
+    .join("") +
+    (review.games_total > review.games.length
+      ? `<option disabled>… ${review.games_total} games in all (the first ${review.games.length} listed)</option>`
+      : "");
+  if (S.game > review.games.length) sel.insertAdjacentHTML("beforeend", `<option value="${S.game}">${S.game}</option>`);
   sel.value = String(S.game);
   if (review.error) {
     const e = review.error;
