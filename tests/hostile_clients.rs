@@ -52,10 +52,6 @@ fn start(extra: &[&str]) -> Server {
 }
 
 impl Server {
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addr)
-    }
-
     /// The server's CPU time so far, in clock ticks (user + system, from /proc).
     fn cpu_ticks(&self) -> u64 {
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();

@@ -2,7 +2,7 @@
 //! API. Every answer is computed by the same service call as the CLI's, so the API's JSON is
 //! byte for byte what `xqa ... --json` prints for the same input.
 //!
-//! What the server promises (each promise has its test in `tests/hostile.rs` or
+//! What the server promises (each promise has its test in `tests/hostile_clients.rs` or
 //! `tests/server.rs`):
 //!
 //! - request bodies are capped ([`ServerOptions::body_limit`], 413 naming the limit), and read
