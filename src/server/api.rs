@@ -161,6 +161,22 @@ impl Answer {
             text,
         }
     }
+
+    /// A report as text (`format=text`) or as its JSON, a line.
+    fn report<J: std::fmt::Display>(
+        text: bool,
+        as_text: impl FnOnce() -> String,
+        as_json: impl FnOnce() -> J,
+    ) -> Answer {
+        if text {
+            Answer {
+                content_type: "text/plain; charset=utf-8",
+                text: as_text(),
+            }
+        } else {
+            Answer::json(format!("{}\n", as_json()))
+        }
+    }
 }
 
 /// Gives a lane's place back when the request leaves it (answered, refused, or its client gone).
@@ -451,14 +467,11 @@ pub(crate) async fn adjudicate(
     analyse(&state, lane(&state, &input), move || {
         let report = service::adjudicate(&input, &options)?;
         still_wanted()?;
-        Ok(if text {
-            Answer {
-                content_type: "text/plain; charset=utf-8",
-                text: report.to_text(),
-            }
-        } else {
-            Answer::json(format!("{}\n", report.to_json()))
-        })
+        Ok(Answer::report(
+            text,
+            || report.to_text(),
+            || report.to_json(),
+        ))
     })
     .await
 }
@@ -518,14 +531,11 @@ pub(crate) async fn claim(
     analyse(&state, lane(&state, &input), move || {
         let outcome = service::claim(&input, &request)?;
         still_wanted()?;
-        Ok(if text {
-            Answer {
-                content_type: "text/plain; charset=utf-8",
-                text: outcome.to_text(lang),
-            }
-        } else {
-            Answer::json(format!("{}\n", outcome.to_json()))
-        })
+        Ok(Answer::report(
+            text,
+            || outcome.to_text(lang),
+            || outcome.to_json(),
+        ))
     })
     .await
 }
