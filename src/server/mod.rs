@@ -173,6 +173,8 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
+    // (Fails, harmlessly, when the program has its own subscriber.)
+    let _ = tracing::subscriber::set_global_default(log::Stderr);
     let listener = tokio::net::TcpListener::bind(addr).await?;
     ready(listener.local_addr()?);
     let app = router(options);
@@ -224,7 +226,7 @@ pub async fn serve(
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             if let Err(e) = connection.await {
-                log::refused(&format!("connection from {peer}: {e}"));
+                log::refused(&format!("connection from {peer} closed: {e}"));
             }
             drop(slot);
         });
@@ -241,15 +243,61 @@ pub async fn serve(
     Ok(())
 }
 
-/// What the server tells its operator, one line each on standard error: what it refuses (a
-/// connection over the limit, a foreign origin, a request over its budget, a busy queue...) and
-/// its shutdown.
-pub(crate) mod log {
+/// What the server tells its operator, as `tracing` events (target `xqa::serve`): what it
+/// refuses (a connection over the limit, a foreign origin, a request over its budget, a busy
+/// queue...) as warnings, and its shutdown. [`serve`] installs [`log::Stderr`], which prints
+/// them on standard error one line each, unless the program has a subscriber of its own.
+pub mod log {
+    use tracing::field::{Field, Visit};
+    use tracing::span::{Attributes, Id, Record};
+    use tracing::{Event, Level, Metadata};
+
     pub(crate) fn refused(what: &str) {
-        eprintln!("xqa serve: refused: {what}");
+        tracing::warn!(target: "xqa::serve", "refused: {what}");
     }
 
     pub(crate) fn note(what: &str) {
-        eprintln!("xqa serve: {what}");
+        tracing::info!(target: "xqa::serve", "{what}");
+    }
+
+    /// A `tracing` subscriber that prints the server's events (`xqa::serve`, info and above)
+    /// on standard error: `xqa serve: WARN refused: ...`.
+    pub struct Stderr;
+
+    struct Message(String);
+
+    impl Visit for Message {
+        fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+            use std::fmt::Write as _;
+            if field.name() == "message" {
+                let _ = write!(self.0, "{value:?}");
+            } else {
+                let _ = write!(self.0, " {}={value:?}", field.name());
+            }
+        }
+    }
+
+    impl tracing::Subscriber for Stderr {
+        fn enabled(&self, metadata: &Metadata<'_>) -> bool {
+            metadata.target().starts_with("xqa") && *metadata.level() <= Level::INFO
+        }
+
+        fn new_span(&self, _: &Attributes<'_>) -> Id {
+            Id::from_u64(1)
+        }
+
+        fn record(&self, _: &Id, _: &Record<'_>) {}
+
+        fn record_follows_from(&self, _: &Id, _: &Id) {}
+
+        fn event(&self, event: &Event<'_>) {
+            let mut message = Message(String::new());
+            event.record(&mut message);
+            eprintln!("xqa serve: {} {}", event.metadata().level(), message.0);
+        }
+
+        fn enter(&self, _: &Id) {}
+
+        fn exit(&self, _: &Id) {}
     }
 }
