@@ -547,3 +547,24 @@ fn a_large_upload_is_read_game_by_game() {
     assert!(peak < 250 * 1024, "peak {peak} kB");
     assert!(now < 150 * 1024, "after the requests: {now} kB");
 }
+
+/// Item 8: the answer is capped before it is built: the report of a line over 50,000 plies is
+/// refused with a message naming the limit (its JSON would take a gigabyte a 200,000 plies).
+#[test]
+fn an_answer_over_the_cap_is_refused_before_it_is_built() {
+    let server = start(&["--max-request-seconds", "300"]);
+    let (status, _, body) = post(&server, "/api/claim?claimant=red", &heavy_record());
+    assert_eq!(status, 400, "{body:.300}");
+    let e = error_of(status, &body);
+    assert_eq!(e["error"]["kind"], "answer_too_large");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("50000 plies"),
+        "{body}"
+    );
+    let peak = status_kb(&server, "VmHWM:");
+    eprintln!("a 200,000-ply claim refused; server peak {peak} kB");
+    assert!(peak < 1024 * 1024, "peak {peak} kB");
+}

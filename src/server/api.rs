@@ -195,6 +195,24 @@ impl Drop for CallOff {
     }
 }
 
+/// The longest line whose adjudicate or claim report the server writes out: the JSON takes
+/// about 5 KB a ply (a 200,000-ply record would take a gigabyte, and several times that while
+/// it is built), and no real game comes near (the CLI has no such limit).
+pub(crate) const MAX_ANSWER_PLIES: usize = 50_000;
+
+/// Refuses to write the report of a line of `plies` plies over [`MAX_ANSWER_PLIES`], before
+/// its JSON is built.
+fn answer_cap(plies: usize) -> Result<(), ServiceError> {
+    if plies > MAX_ANSWER_PLIES {
+        let mut e = ServiceError::usage(format!(
+            "the report of this {plies}-ply line is not written: the server writes reports of at most {MAX_ANSWER_PLIES} plies (use the CLI, or --at with a shorter line)"
+        ));
+        e.kind = "answer_too_large".into();
+        return Err(e);
+    }
+    Ok(())
+}
+
 /// The analysis has been called off (deadline or client gone): its answer is not built.
 fn still_wanted() -> Result<(), ServiceError> {
     if crate::rules::search::cancelled() {
@@ -467,6 +485,7 @@ pub(crate) async fn adjudicate(
     analyse(&state, lane(&state, &input), move || {
         let report = service::adjudicate(&input, &options)?;
         still_wanted()?;
+        answer_cap(report.line.moves.len())?;
         Ok(Answer::report(
             text,
             || report.to_text(),
@@ -531,6 +550,7 @@ pub(crate) async fn claim(
     analyse(&state, lane(&state, &input), move || {
         let outcome = service::claim(&input, &request)?;
         still_wanted()?;
+        answer_cap(outcome.line.moves.len())?;
         Ok(Answer::report(
             text,
             || outcome.to_text(lang),
