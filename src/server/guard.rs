@@ -123,13 +123,13 @@ fn own_host(host: &str, local: SocketAddr, allowed: &[String]) -> bool {
     if port != Some(local.port()) {
         return false;
     }
-    let ip = local.ip();
+    // (A socket bound to `::` sees an IPv4 client's connection on `::ffff:a.b.c.d`.)
+    let ip = local.ip().to_canonical();
     let literal = match ip {
         std::net::IpAddr::V4(v4) => v4.to_string(),
         std::net::IpAddr::V6(v6) => format!("[{v6}]"),
     };
-    name == literal
-        || (ip.to_canonical().is_loopback() && matches!(name, "localhost" | "127.0.0.1" | "[::1]"))
+    name == literal || (ip.is_loopback() && matches!(name, "localhost" | "127.0.0.1" | "[::1]"))
 }
 
 /// An error answer without a body (axum's own 405, ...) given the error object.
@@ -172,4 +172,35 @@ fn with_error_body(response: Response, method: &axum::http::Method, path: &str) 
         }
     }
     answer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::own_host;
+
+    #[test]
+    fn the_server_s_own_host_names() {
+        let allowed = vec!["http://arbiter.local:8080".to_owned()];
+        let loopback = "127.0.0.1:8080".parse().unwrap();
+        let lan = "192.168.1.5:8080".parse().unwrap();
+        let mapped = "[::ffff:192.168.1.5]:8080".parse().unwrap();
+        let v6 = "[::1]:8080".parse().unwrap();
+        for (host, local, own) in [
+            ("127.0.0.1:8080", loopback, true),
+            ("localhost:8080", loopback, true),
+            ("localhost:8081", loopback, false),
+            ("evil.example:8080", loopback, false),
+            ("127.0.0.1", loopback, false),
+            ("arbiter.local:8080", loopback, true),
+            ("arbiter.local:8081", loopback, false),
+            ("192.168.1.5:8080", lan, true),
+            ("localhost:8080", lan, false),
+            ("192.168.1.5:8080", mapped, true),
+            ("[::1]:8080", v6, true),
+            ("localhost:8080", v6, true),
+            ("[::1]", v6, false),
+        ] {
+            assert_eq!(own_host(host, local, &allowed), own, "{host} on {local}");
+        }
+    }
 }
