@@ -198,7 +198,7 @@ impl Drop for CallOff {
 /// The longest line whose adjudicate or claim report the server writes out: the JSON takes
 /// about 5 KB a ply (a 200,000-ply record would take a gigabyte, and several times that while
 /// it is built), and no real game comes near (the CLI has no such limit).
-pub(crate) const MAX_ANSWER_PLIES: usize = 50_000;
+pub(crate) const MAX_ANSWER_PLIES: usize = 20_000;
 
 /// Refuses to write the report of a line of `plies` plies over [`MAX_ANSWER_PLIES`], before
 /// its JSON is built.
