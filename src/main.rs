@@ -241,6 +241,19 @@ enum Command {
         /// Largest request body accepted, in MB.
         #[arg(long, default_value_t = 16)]
         max_body_mb: usize,
+        /// The budget of one request's analysis, in seconds (an error naming it when spent).
+        #[arg(long, default_value_t = 10.0)]
+        max_request_seconds: f64,
+        /// Analyses that may wait for their turn (beyond them: 503 with Retry-After).
+        #[arg(long, default_value_t = 32)]
+        max_queue: usize,
+        /// Connections served at once (more are closed at once, and logged).
+        #[arg(long, default_value_t = 256)]
+        max_connections: usize,
+        /// An origin (http://NAME:PORT) whose pages may use the server, and whose name may be
+        /// its Host, besides its own address (for a venue's name for it); repeatable.
+        #[arg(long)]
+        allow_origin: Vec<String>,
         /// An event file (events/*.json) whose rules the analyses follow by default (a request
         /// may name a shipped event with event=NAME, or event=none).
         #[arg(long)]
@@ -736,13 +749,40 @@ fn run(cli: Cli) -> Result<(), Failure> {
             bind,
             port,
             max_body_mb,
+            max_request_seconds,
+            max_connections,
+            max_queue,
+            allow_origin,
             event,
         } => {
             let event = read_settings(event.as_deref())?;
             // A bad event file is refused at start-up, not on every request.
             service::event_of(event.as_ref())?;
+            if !(max_request_seconds > 0.0 && max_request_seconds <= 86_400.0) {
+                return Err(Failure {
+                    code: 2,
+                    message: format!(
+                        "--max-request-seconds {max_request_seconds}: expected more than 0 and at most 86400"
+                    ),
+                });
+            }
+            for o in &allow_origin {
+                let ok = o.split_once("://").is_some_and(|(s, h)| {
+                    matches!(s, "http" | "https") && !h.is_empty() && !h.contains('/')
+                });
+                if !ok {
+                    return Err(Failure {
+                        code: 2,
+                        message: format!("--allow-origin {o}: expected http://NAME:PORT (no path)"),
+                    });
+                }
+            }
             let options = xiangqi_arbiter::server::ServerOptions {
                 body_limit: max_body_mb.saturating_mul(1024 * 1024),
+                max_request: std::time::Duration::from_secs_f64(max_request_seconds),
+                max_connections: max_connections.max(1),
+                queue: max_queue,
+                allow_origins: allow_origin,
                 event,
                 ..Default::default()
             };
@@ -757,6 +797,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
                             eprintln!(
                                 "xqa: warning: listening beyond this machine ({addr}); anyone who can reach it can use it"
                             );
+                        }
+                    },
+                    async {
+                        // SIGTERM (a service manager) or Ctrl-C: finish the requests in flight.
+                        let mut term = tokio::signal::unix::signal(
+                            tokio::signal::unix::SignalKind::terminate(),
+                        )
+                        .ok();
+                        tokio::select! {
+                            _ = tokio::signal::ctrl_c() => {}
+                            Some(_) = async { match term.as_mut() { Some(t) => t.recv().await, None => std::future::pending().await } } => {}
                         }
                     },
                 ))

@@ -368,6 +368,96 @@ fn the_workbench_in_a_real_browser() {
     assert!(png.starts_with(b"\x89PNG") && png.len() > 20_000);
     std::fs::write(root.join("docs/screenshot.png"), &png).unwrap();
 
+    // A multi-game file: the picker lists every game by its number, and picking game 2 reviews
+    // game 2 (its plies, and the verdict of its first cycle once stepped onto it).
+    let options = cdp.eval("[...document.querySelectorAll('#game option')].map(o => o.value)");
+    let games = service::validate(&bytes, name);
+    let numbers: Vec<String> = (1..=games.len()).map(|n| n.to_string()).collect();
+    assert!(numbers.len() >= 2, "the sample holds two games");
+    assert_eq!(
+        options,
+        json!(numbers),
+        "the picker's values are the game numbers"
+    );
+    cdp.eval(
+        "(() => { window.__idle = false; const s = document.querySelector('#game'); s.value = '2';
+           s.dispatchEvent(new Event('change')); return true; })()",
+    );
+    cdp.settle();
+    let review2 = service::review(&GameInput::record(bytes.clone(), name, 2)).unwrap();
+    let report2 = service::adjudicate(
+        &GameInput::record(bytes.clone(), name, 2),
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        cdp.eval("document.querySelector('#game').value"),
+        json!("2")
+    );
+    assert_eq!(
+        cdp.eval("document.querySelectorAll('#moves tr[data-ply]').length"),
+        json!(review2.plies.len()),
+        "game 2 is reviewed"
+    );
+    assert_eq!(
+        cdp.eval("document.querySelector('#error').hidden"),
+        json!(true),
+        "no error"
+    );
+    // Game 2's cycles (if any) as the CLI's, its board at a ply as the service draws it.
+    assert_eq!(
+        cdp.eval("document.querySelectorAll('#cycles .cycle').length"),
+        json!(report2.cycles.len())
+    );
+    let at2 = match report2.cycles.first() {
+        Some(c) => {
+            cdp.click(".cycle[data-cycle='0']");
+            assert_eq!(
+                cdp.eval("document.querySelector('#cycles .cycle.current .reason').textContent"),
+                json!(c.reason_en)
+            );
+            c.end_ply
+        }
+        None => {
+            assert_eq!(
+                cdp.eval("document.querySelector('#cycles h3 .verdict').textContent"),
+                json!("No repetition")
+            );
+            cdp.click("#first");
+            for _ in 0..30 {
+                cdp.click("#next");
+            }
+            30
+        }
+    };
+    assert_eq!(
+        cdp.eval("document.querySelector('#ply-label').textContent"),
+        json!(format!("ply {at2} / {}", review2.plies.len()))
+    );
+    assert_eq!(
+        board_pieces(&mut cdp),
+        expected_pieces(&review2.plies[at2 - 1].fen),
+        "game 2's board after ply {at2}"
+    );
+    // The limit panel at this ply: each side's opponent row as the CLI's claim report words it
+    // ("black: 16 moves of 60 required").
+    for (side, color) in [("red", Color::Red), ("black", Color::Black)] {
+        let mut request = ClaimRequest::new(color);
+        request.at = Some(at2 as u32);
+        let text = service::claim(&GameInput::record(bytes.clone(), name, 2), &request)
+            .unwrap()
+            .to_text(xiangqi_arbiter::rules::limit::Lang::En);
+        let other = format!("{}: ", color.other());
+        let want = text
+            .lines()
+            .find_map(|l| l.strip_prefix(other.as_str()))
+            .unwrap_or_else(|| panic!("an opponent line in {text}"));
+        let got = cdp.eval(&format!(
+            "document.querySelector('#limit [data-side={side}] .opponent').textContent"
+        ));
+        assert_eq!(got, json!(want), "{side}'s opponent row");
+    }
+
     // Live count: enter moves by clicking, only legal ones are taken.
     cdp.click("#tab-live");
     cdp.click("#live-start");
@@ -414,6 +504,56 @@ fn the_workbench_in_a_real_browser() {
         .report;
     let got = cdp.eval("document.querySelector('#limit [data-side=red] .counted').textContent");
     assert_eq!(got, json!(format!("{} / {}", want.counted, want.required)));
+
+    // The ruling sheet from the live count: the button is there, and its sheet is the claim's
+    // (counted from the claim).
+    assert_eq!(
+        cdp.eval("document.querySelector('#print').getClientRects().length > 0"),
+        json!(true),
+        "the ruling sheet button is shown in the live count"
+    );
+    cdp.eval("window.open = (u) => { window.__opened = u; return null; }; true");
+    cdp.click("#print");
+    let live_sheet = cdp.eval("fetch(window.__opened).then(r => r.text())");
+    // (The claimant is the side whose turn it is, red after six plies.)
+    request.at = Some(moves.len() as u32);
+    let start_fen = xiangqi_arbiter::Position::start().fen();
+    let want_sheet =
+        service::claim_sheet(&GameInput::fen(Some(&start_fen), Some(&line)), &request).unwrap();
+    assert_eq!(
+        live_sheet,
+        json!(want_sheet),
+        "the live count's ruling sheet"
+    );
+
+    // A reload keeps the live count (moves, the claim point, the counting), restored from the
+    // browser's storage; "new count" starts again.
+    let before = cdp.eval("document.querySelector('#limit').textContent");
+    cdp.call("Page.reload", json!({}));
+    cdp.wait_for(
+        "document.readyState === 'complete' && !!document.querySelector('#board svg') \
+         && document.querySelector('#tab-live').classList.contains('active')",
+    );
+    cdp.settle();
+    assert_eq!(
+        cdp.eval("document.querySelector('#ply-label').textContent"),
+        json!(format!("ply {0} / {0}", moves.len())),
+        "the count survives a reload"
+    );
+    assert_eq!(
+        cdp.eval("document.querySelector('#live-counting').value"),
+        json!("claim")
+    );
+    assert_eq!(
+        cdp.eval("document.querySelector('#limit').textContent"),
+        before,
+        "the same count from the same claim"
+    );
+    cdp.click("#live-start");
+    assert_eq!(
+        cdp.eval("document.querySelector('#ply-label').textContent"),
+        json!("ply 0 / 0")
+    );
 
     // The ruling sheet, printed to PDF.
     let sheet =

@@ -34,12 +34,49 @@ impl Budget {
     #[inline]
     pub fn tick(&mut self) -> Result<(), Exhausted> {
         self.nodes += 1;
+        // Every 1024 nodes: has the analysis been called off (see [`cancellable`])? Then this
+        // budget, and every later one of the thread's analysis, is spent at once.
+        if self.nodes & 1023 == 0 && cancelled() {
+            self.limit = 0;
+        }
         if self.nodes > self.limit {
             Err(Exhausted)
         } else {
             Ok(())
         }
     }
+}
+
+thread_local! {
+    static CANCEL: std::cell::RefCell<Option<std::sync::Arc<std::sync::atomic::AtomicBool>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` on this thread so that its searches stop once `flag` is set (by a deadline, or a
+/// server whose client is gone): each budget is then spent within 1024 nodes, so the analysis
+/// ends quickly with its undecided natures, and the caller, who set the flag, discards it.
+pub fn cancellable<T>(
+    flag: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    f: impl FnOnce() -> T,
+) -> T {
+    struct Reset(Option<std::sync::Arc<std::sync::atomic::AtomicBool>>);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            CANCEL.with(|c| *c.borrow_mut() = previous);
+        }
+    }
+    let _reset = Reset(CANCEL.with(|c| c.borrow_mut().replace(flag)));
+    f()
+}
+
+/// Whether the analysis running on this thread has been called off (see [`cancellable`]).
+pub fn cancelled() -> bool {
+    CANCEL.with(|c| {
+        c.borrow()
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+    })
 }
 
 /// Squares from which a move might give check to the king on `ksq` (a cheap superset test used

@@ -1,23 +1,55 @@
 //! The JSON API: each handler turns the query and body into a service call, runs it on the
 //! blocking pool, and answers with the report the CLI prints for the same input.
 
-use super::AppState;
+use super::{AppState, Lane, log};
 use crate::Color;
 use crate::rules::limit::Lang;
 use crate::service::{self, AdjudicateOptions, ClaimRequest, GameInput, ServiceError};
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-type Params = Query<HashMap<String, String>>;
+/// A request's query, as sent (checked against the endpoint's parameters by [`params`]).
+type RawQuery = Result<Query<Vec<(String, String)>>, QueryRejection>;
+type Params = HashMap<String, String>;
 
-/// An answer that is not a report: an error, with its HTTP status.
+/// An answer that is not a report: the service's error (the schema's error object
+/// `{"schema":1,"code","error":{...}}`), with its HTTP status.
 pub(crate) struct ApiError {
     status: StatusCode,
-    body: serde_json::Value,
+    error: ServiceError,
+    /// Seconds, for a 503.
+    retry_after: Option<u32>,
+}
+
+impl ApiError {
+    /// An error of the server itself (not of the analysis): `kind` and `message`, code 2 (code
+    /// 1 for a 422).
+    pub(crate) fn new(status: StatusCode, kind: &str, message: String) -> ApiError {
+        let mut error = ServiceError::usage(message);
+        error.kind = kind.to_owned();
+        if status == StatusCode::UNPROCESSABLE_ENTITY {
+            error.code = 1;
+        }
+        ApiError {
+            status,
+            error,
+            retry_after: None,
+        }
+    }
+
+    pub(crate) fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    pub(crate) fn message(&self) -> &str {
+        &self.error.message
+    }
 }
 
 impl From<ServiceError> for ApiError {
@@ -28,67 +60,229 @@ impl From<ServiceError> for ApiError {
             } else {
                 StatusCode::BAD_REQUEST
             },
-            body: e.to_json(),
+            error: e,
+            retry_after: None,
         }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
+        let mut r = (
             self.status,
             [(header::CONTENT_TYPE, "application/json")],
-            format!("{}\n", self.body),
+            format!("{}\n", self.error.to_json()),
         )
-            .into_response()
-    }
-}
-
-fn error(status: StatusCode, kind: &str, message: String) -> ApiError {
-    ApiError {
-        status,
-        body: serde_json::json!({"error": {"kind": kind, "message": message, "code": 2}}),
-    }
-}
-
-/// The body, or 413 naming the limit.
-fn body(state: &AppState, body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
-    body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "too_large",
-                format!(
-                    "the request body is over the limit of {} MB ({} bytes)",
-                    state.body_limit / (1024 * 1024),
-                    state.body_limit
-                ),
-            )
-        } else {
-            error(e.status(), "bad_body", e.body_text())
+            .into_response();
+        if let Some(s) = self.retry_after {
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(s));
         }
-    })
+        r
+    }
 }
 
-/// Runs an analysis on the blocking pool, at most `workers` at a time.
-async fn analyse<T: Send + 'static>(
+fn usage(message: String) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, "usage", message)
+}
+
+/// The query of a request as a map, refusing a parameter the endpoint does not take (a
+/// misspelt one would silently change the ruling) or one given twice, with 400 naming it.
+fn params(raw: RawQuery, accepted: &[&str]) -> Result<Params, ApiError> {
+    let Query(pairs) = raw.map_err(|e| usage(format!("bad query: {}", e.body_text())))?;
+    let mut unknown = Vec::new();
+    let mut map = HashMap::new();
+    for (k, v) in pairs {
+        if !accepted.contains(&k.as_str()) {
+            unknown.push(service::shorten(&k));
+        } else if map.insert(k.clone(), v).is_some() {
+            return Err(usage(format!("parameter {k} is given twice")));
+        }
+    }
+    if !unknown.is_empty() {
+        return Err(usage(format!(
+            "unknown parameter{} {} (this endpoint takes {})",
+            if unknown.len() == 1 { "" } else { "s" },
+            unknown.join(", "),
+            accepted.join(", ")
+        )));
+    }
+    Ok(map)
+}
+
+/// The body, read within the body timeout and up to the body limit (413 naming it).
+async fn read_body(state: &AppState, body: Body) -> Result<Bytes, ApiError> {
+    let too_large = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!(
+                "the request body is over the limit of {} MB ({} bytes)",
+                state.body_limit / (1024 * 1024),
+                state.body_limit
+            ),
+        )
+    };
+    let limited = http_body_util::Limited::new(body, state.body_limit);
+    match tokio::time::timeout(
+        state.body_timeout,
+        http_body_util::BodyExt::collect(limited),
+    )
+    .await
+    {
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
+        Ok(Err(e)) => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_body",
+            format!("the request body could not be read: {e}"),
+        )),
+        Err(_) => Err(ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "body_timeout",
+            format!(
+                "the request body was not sent within {} s",
+                state.body_timeout.as_secs()
+            ),
+        )),
+    }
+}
+
+/// A finished answer: its content type and text, built inside the analysis's job.
+pub(crate) struct Answer {
+    content_type: &'static str,
+    text: String,
+}
+
+impl Answer {
+    fn json(text: String) -> Answer {
+        Answer {
+            content_type: "application/json",
+            text,
+        }
+    }
+
+    /// A report as text (`format=text`) or as its JSON, a line.
+    fn report<J: std::fmt::Display>(
+        text: bool,
+        as_text: impl FnOnce() -> String,
+        as_json: impl FnOnce() -> J,
+    ) -> Answer {
+        if text {
+            Answer {
+                content_type: "text/plain; charset=utf-8",
+                text: as_text(),
+            }
+        } else {
+            Answer::json(format!("{}\n", as_json()))
+        }
+    }
+}
+
+/// Gives a lane's place back when the request leaves it (answered, refused, or its client gone).
+struct Admitted(Arc<AtomicUsize>);
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Calls the analysis off when the request's future is dropped: answered, or its client gone.
+struct CallOff(Arc<AtomicBool>);
+impl Drop for CallOff {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The longest line whose adjudicate or claim report the server writes out: the JSON takes
+/// about 5 KB a ply (a 200,000-ply record would take a gigabyte, and several times that while
+/// it is built), and no real game comes near (the CLI has no such limit).
+pub(crate) const MAX_ANSWER_PLIES: usize = 20_000;
+
+/// Refuses to write the report of a line of `plies` plies over [`MAX_ANSWER_PLIES`], before
+/// its JSON is built.
+fn answer_cap(plies: usize) -> Result<(), ServiceError> {
+    if plies > MAX_ANSWER_PLIES {
+        let mut e = ServiceError::usage(format!(
+            "the report of this {plies}-ply line is not written: the server writes reports of at most {MAX_ANSWER_PLIES} plies (use the CLI, or --at with a shorter line)"
+        ));
+        e.kind = "answer_too_large".into();
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// The analysis has been called off (deadline or client gone): its answer is not built.
+fn still_wanted() -> Result<(), ServiceError> {
+    if crate::rules::search::cancelled() {
+        Err(ServiceError::usage("called off"))
+    } else {
+        Ok(())
+    }
+}
+
+/// Runs an analysis on the blocking pool, in `lane`: at most its workers at a time, each
+/// holding its permit inside the job (so an analysis whose client went away still counts until
+/// it stops, which it does at once), under the request budget; 503 with Retry-After when the
+/// lane's queue is full.
+async fn analyse(
     state: &AppState,
-    job: impl FnOnce() -> Result<T, ServiceError> + Send + 'static,
-) -> Result<T, ApiError> {
-    let _permit = state.permits.clone().acquire_owned().await.map_err(|_| {
-        error(
+    lane: &Lane,
+    job: impl FnOnce() -> Result<Answer, ServiceError> + Send + 'static,
+) -> Result<Response, ApiError> {
+    let before = lane.admitted.fetch_add(1, Ordering::SeqCst);
+    let admitted = Admitted(lane.admitted.clone());
+    if before >= lane.capacity {
+        let mut e = ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            format!(
+                "the server is busy: {before} analyses running or waiting (the limit is {}); try again shortly",
+                lane.capacity
+            ),
+        );
+        e.retry_after = Some(2);
+        log::refused(&e.error.message);
+        return Err(e);
+    }
+    let permit = lane.permits.clone().acquire_owned().await.map_err(|_| {
+        ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "shutdown",
             "server stopping".into(),
         )
     })?;
-    match tokio::task::spawn_blocking(job).await {
-        Ok(r) => r.map_err(ApiError::from),
-        Err(e) => Err(error(
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _call_off = CallOff(cancel.clone());
+    let flag = cancel.clone();
+    let task = tokio::task::spawn_blocking(move || {
+        let _held = (permit, admitted);
+        crate::rules::search::cancellable(flag, job)
+    });
+    match tokio::time::timeout(state.max_request, task).await {
+        Ok(Ok(Ok(answer))) => {
+            Ok(([(header::CONTENT_TYPE, answer.content_type)], answer.text).into_response())
+        }
+        Ok(Ok(Err(e))) => Err(e.into()),
+        Ok(Err(e)) => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal",
             format!("the analysis failed: {e}"),
         )),
+        Err(_) => {
+            cancel.store(true, Ordering::Relaxed);
+            let secs = state.max_request.as_secs_f64();
+            let e = ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "over_budget",
+                format!(
+                    "the analysis was stopped: it took more than this server's budget of {secs} s per request (--max-request-seconds)"
+                ),
+            );
+            log::refused(&e.error.message);
+            Err(e)
+        }
     }
 }
 
@@ -121,19 +315,15 @@ fn request_event(
                     name: format!("events/{n}.json"),
                     text: (*text).to_owned(),
                 })),
-                None => Err(error(
-                    StatusCode::BAD_REQUEST,
-                    "usage",
-                    format!(
-                        "event={}: not a shipped event (expected none or one of {})",
-                        service::shorten(name),
-                        SHIPPED_EVENTS
-                            .iter()
-                            .map(|(n, _)| *n)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )),
+                None => Err(usage(format!(
+                    "event={}: not a shipped event (expected none or one of {})",
+                    service::shorten(name),
+                    SHIPPED_EVENTS
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))),
             }
         }
     }
@@ -149,55 +339,104 @@ fn number<T: std::str::FromStr>(
 ) -> Result<Option<T>, ApiError> {
     match param(q, name) {
         None => Ok(None),
-        Some(v) => v.parse().map(Some).map_err(|_| {
-            error(
-                StatusCode::BAD_REQUEST,
-                "usage",
-                format!("{name}={}: not a number", service::shorten(v)),
-            )
-        }),
+        Some(v) => v
+            .parse()
+            .map(Some)
+            .map_err(|_| usage(format!("{name}={}: not a number", service::shorten(v)))),
     }
 }
 
+/// The parameters that choose the game: a record in the body (`name`, `game`), or `fen` and
+/// `moves` with an empty body.
+const GAME: &[&str] = &["name", "game", "fen", "moves"];
+const ADJUDICATE: &[&str] = &[
+    "rules",
+    "at",
+    "limit_profile",
+    "profile",
+    "format",
+    "event",
+    "time_control",
+    "overlay",
+];
+const CLAIM: &[&str] = &[
+    "claimant",
+    "profile",
+    "at",
+    "from_claim",
+    "rules",
+    "limit",
+    "attack_cap",
+    "check_cap",
+    "format",
+    "lang",
+    "event",
+    "time_control",
+];
+
+/// `GAME` and the lists given.
+fn accepted(lists: &[&[&'static str]]) -> Vec<&'static str> {
+    let mut all: Vec<&str> = GAME.to_vec();
+    for l in lists {
+        for p in *l {
+            if !all.contains(p) {
+                all.push(p);
+            }
+        }
+    }
+    all
+}
+
 /// The game of a request: the record in the body (game `game`, named `name`), or `fen` and
-/// `moves` when the body is empty.
+/// `moves` when the body is empty (a body with `fen` or `moves` is refused: one of them would be
+/// ignored).
 fn game_input(q: &HashMap<String, String>, body: Bytes) -> Result<GameInput, ApiError> {
     if body.is_empty() {
         return Ok(GameInput::fen(param(q, "fen"), param(q, "moves")));
     }
+    if let Some(p) = ["fen", "moves"].into_iter().find(|p| q.contains_key(*p)) {
+        return Err(usage(format!(
+            "{p}= goes with an empty body; this request sends a record in its body"
+        )));
+    }
     Ok(GameInput::record(
-        body.to_vec(),
+        Vec::from(body),
         param(q, "name").unwrap_or("upload"),
         number(q, "game")?.unwrap_or(1),
     ))
 }
 
-fn json(text: String) -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], text).into_response()
+/// The lane of a request: a record in the body is heavy work; a FEN and moves (the live count)
+/// has a lane of its own, so that it never waits behind uploads.
+fn lane<'a>(state: &'a AppState, input: &GameInput) -> &'a Lane {
+    match input {
+        GameInput::Fen { .. } => &state.light,
+        _ => &state.heavy,
+    }
 }
 
 fn lang(q: &HashMap<String, String>) -> Result<Lang, ApiError> {
-    param(q, "lang")
-        .unwrap_or("en")
-        .parse()
-        .map_err(|e: String| error(StatusCode::BAD_REQUEST, "usage", e))
+    param(q, "lang").unwrap_or("en").parse().map_err(usage)
 }
 
 /// POST /api/validate?name=: one JSON line per game, as `xqa validate --json`.
 pub(crate) async fn validate(
     State(state): State<AppState>,
-    Query(q): Params,
-    raw: Result<Bytes, BytesRejection>,
+    query: RawQuery,
+    body: Body,
 ) -> Result<Response, ApiError> {
-    let bytes = body(&state, raw)?;
+    let q = params(query, &["name"])?;
+    let bytes = read_body(&state, body).await?;
     let name = param(&q, "name").unwrap_or("upload").to_owned();
-    let lines = analyse(&state, move || {
-        Ok(service::validate_json_lines(&service::validate(
-            &bytes, &name,
-        )))
+    analyse(&state, &state.heavy, move || {
+        let games = service::validate(&bytes, &name);
+        still_wanted()?;
+        Ok(Answer {
+            content_type: "application/x-ndjson",
+            text: service::validate_json_lines(&games),
+        })
     })
-    .await?;
-    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], lines).into_response())
+    .await
 }
 
 pub(crate) fn adjudicate_options(
@@ -220,22 +459,40 @@ pub(crate) fn adjudicate_options(
     Ok(o)
 }
 
+/// `format=`: `text` or (the default) `json`.
+fn text_format(q: &HashMap<String, String>) -> Result<bool, ApiError> {
+    match param(q, "format") {
+        None | Some("json") => Ok(false),
+        Some("text") => Ok(true),
+        Some(other) => Err(usage(format!(
+            "format={}: expected json or text",
+            service::shorten(other)
+        ))),
+    }
+}
+
 /// POST /api/adjudicate?game=&rules=&at=&limit_profile=: as `xqa adjudicate --json`
 /// (`format=text`: the text table).
 pub(crate) async fn adjudicate(
     State(state): State<AppState>,
-    Query(q): Params,
-    raw: Result<Bytes, BytesRejection>,
+    query: RawQuery,
+    body: Body,
 ) -> Result<Response, ApiError> {
-    let input = game_input(&q, body(&state, raw)?)?;
+    let q = params(query, &accepted(&[ADJUDICATE]))?;
     let options = adjudicate_options(&state, &q)?;
-    let text = param(&q, "format") == Some("text");
-    let report = analyse(&state, move || service::adjudicate(&input, &options)).await?;
-    Ok(if text {
-        report.to_text().into_response()
-    } else {
-        json(format!("{}\n", report.to_json()))
+    let text = text_format(&q)?;
+    let input = game_input(&q, read_body(&state, body).await?)?;
+    analyse(&state, lane(&state, &input), move || {
+        let report = service::adjudicate(&input, &options)?;
+        still_wanted()?;
+        answer_cap(report.line.moves.len())?;
+        Ok(Answer::report(
+            text,
+            || report.to_text(),
+            || report.to_json(),
+        ))
     })
+    .await
 }
 
 fn cap(q: &HashMap<String, String>, name: &str) -> Result<Option<Option<u32>>, ApiError> {
@@ -254,22 +511,12 @@ pub(crate) fn claim_request(
         Some("red" | "r" | "w" | "white") => Color::Red,
         Some("black" | "b") => Color::Black,
         Some(other) => {
-            return Err(error(
-                StatusCode::BAD_REQUEST,
-                "usage",
-                format!(
-                    "claimant={}: not a side (expected red or black)",
-                    service::shorten(other)
-                ),
-            ));
+            return Err(usage(format!(
+                "claimant={}: not a side (expected red or black)",
+                service::shorten(other)
+            )));
         }
-        None => {
-            return Err(error(
-                StatusCode::BAD_REQUEST,
-                "usage",
-                "claimant= is required (red or black)".into(),
-            ));
-        }
+        None => return Err(usage("claimant= is required (red or black)".into())),
     };
     let mut r = ClaimRequest::new(claimant);
     if let Some(p) = param(q, "profile") {
@@ -292,53 +539,70 @@ pub(crate) fn claim_request(
 /// as `xqa claim --json` (`format=text`: the text report in `lang`).
 pub(crate) async fn claim(
     State(state): State<AppState>,
-    Query(q): Params,
-    raw: Result<Bytes, BytesRejection>,
+    query: RawQuery,
+    body: Body,
 ) -> Result<Response, ApiError> {
-    let input = game_input(&q, body(&state, raw)?)?;
+    let q = params(query, &accepted(&[CLAIM]))?;
     let request = claim_request(&state, &q)?;
     let lang = lang(&q)?;
-    let text = param(&q, "format") == Some("text");
-    let outcome = analyse(&state, move || service::claim(&input, &request)).await?;
-    Ok(if text {
-        outcome.to_text(lang).into_response()
-    } else {
-        json(format!("{}\n", outcome.to_json()))
+    let text = text_format(&q)?;
+    let input = game_input(&q, read_body(&state, body).await?)?;
+    analyse(&state, lane(&state, &input), move || {
+        let outcome = service::claim(&input, &request)?;
+        still_wanted()?;
+        answer_cap(outcome.line.moves.len())?;
+        Ok(Answer::report(
+            text,
+            || outcome.to_text(lang),
+            || outcome.to_json(),
+        ))
     })
+    .await
 }
 
-/// GET /api/moves?fen=&notation=: as `xqa moves --json`.
-pub(crate) async fn moves(
-    State(state): State<AppState>,
-    Query(q): Params,
-) -> Result<Response, ApiError> {
-    let fen = param(&q, "fen").unwrap_or(crate::START_FEN).to_owned();
+/// GET /api/moves?fen=&notation=: as `xqa moves --json`. One position's legal moves: cheap and
+/// bounded (by the URI's size), so answered at once, off the analysis lanes.
+pub(crate) async fn moves(query: RawQuery) -> Result<Response, ApiError> {
+    let q = params(query, &["fen", "notation"])?;
+    let fen = param(&q, "fen").unwrap_or(crate::START_FEN);
     let notation: crate::Notation = match param(&q, "notation") {
         None => crate::Notation::Iccs,
-        Some(n) => n
-            .parse()
-            .map_err(|e: String| error(StatusCode::BAD_REQUEST, "usage", e))?,
+        Some(n) => n.parse().map_err(usage)?,
     };
-    let report = analyse(&state, move || service::moves(&fen, notation)).await?;
-    Ok(json(report.to_json()))
+    let report = service::moves(fen, notation)?;
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        report.to_json(),
+    )
+        .into_response())
 }
 
 /// POST /api/review?game=&name= (or fen=&moves= with an empty body): the game laid out for the
 /// web app.
 pub(crate) async fn review(
     State(state): State<AppState>,
-    Query(q): Params,
-    raw: Result<Bytes, BytesRejection>,
+    query: RawQuery,
+    body: Body,
 ) -> Result<Response, ApiError> {
-    let input = game_input(&q, body(&state, raw)?)?;
-    let review = analyse(&state, move || service::review(&input)).await?;
-    Ok(json(
-        serde_json::to_string(&review).expect("review serialises"),
-    ))
+    let q = params(query, GAME)?;
+    let input = game_input(&q, read_body(&state, body).await?)?;
+    analyse(&state, lane(&state, &input), move || {
+        let review = service::review(&input)?;
+        still_wanted()?;
+        serde_json::to_string(&review)
+            .map(Answer::json)
+            .map_err(|e| ServiceError::usage(format!("the review could not be written: {e}")))
+    })
+    .await
 }
 
-/// GET /api/board?fen=&last=&targets=a,b&selected=&dots=a,b&caption=: the SVG picture.
-pub(crate) async fn board(Query(q): Params) -> Result<Response, ApiError> {
+/// GET /api/board?fen=&last=&targets=a,b&selected=&dots=a,b&caption=: the SVG picture (cheap,
+/// answered at once).
+pub(crate) async fn board(query: RawQuery) -> Result<Response, ApiError> {
+    let q = params(
+        query,
+        &["fen", "last", "targets", "selected", "dots", "caption"],
+    )?;
     let list = |name: &str| -> Vec<String> {
         param(&q, name)
             .map(|s| s.split(',').map(str::to_owned).collect())
@@ -359,33 +623,40 @@ pub(crate) async fn board(Query(q): Params) -> Result<Response, ApiError> {
 /// adjudicate or claim endpoint.
 pub(crate) async fn sheet(
     State(state): State<AppState>,
-    Query(q): Params,
-    raw: Result<Bytes, BytesRejection>,
+    query: RawQuery,
+    body: Body,
 ) -> Result<Response, ApiError> {
-    let input = game_input(&q, body(&state, raw)?)?;
-    let html = match param(&q, "kind").unwrap_or("adjudicate") {
+    let mut takes = accepted(&[&["kind"], ADJUDICATE, CLAIM]);
+    takes.retain(|p| *p != "format");
+    let q = params(query, &takes)?;
+    let html = |text: String| Answer {
+        content_type: "text/html; charset=utf-8",
+        text,
+    };
+    match param(&q, "kind").unwrap_or("adjudicate") {
         "claim" => {
             let request = claim_request(&state, &q)?;
-            analyse(&state, move || service::claim_sheet(&input, &request)).await?
+            let input = game_input(&q, read_body(&state, body).await?)?;
+            analyse(&state, lane(&state, &input), move || {
+                service::claim_sheet(&input, &request).map(html)
+            })
+            .await
         }
         "adjudicate" => {
             let options = adjudicate_options(&state, &q)?;
-            analyse(&state, move || service::adjudicate_sheet(&input, &options)).await?
+            let input = game_input(&q, read_body(&state, body).await?)?;
+            analyse(&state, lane(&state, &input), move || {
+                service::adjudicate_sheet(&input, &options).map(html)
+            })
+            .await
         }
-        other => {
-            return Err(error(
-                StatusCode::BAD_REQUEST,
-                "usage",
-                format!(
-                    "kind={}: expected adjudicate or claim",
-                    service::shorten(other)
-                ),
-            ));
-        }
-    };
-    Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response())
+        other => Err(usage(format!(
+            "kind={}: expected adjudicate or claim",
+            service::shorten(other)
+        ))),
+    }
 }
 
 pub(crate) async fn not_found() -> ApiError {
-    error(StatusCode::NOT_FOUND, "not_found", "no such page".into())
+    ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page".into())
 }

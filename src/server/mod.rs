@@ -2,22 +2,50 @@
 //! API. Every answer is computed by the same service call as the CLI's, so the API's JSON is
 //! byte for byte what `xqa ... --json` prints for the same input.
 //!
-//! Safety: request bodies are capped ([`ServerOptions::body_limit`], 413 with a message naming
-//! the limit); no request touches the file system (records come in the body); every analysis
-//! runs on the blocking pool (never on the async workers), at most [`ServerOptions::workers`]
-//! at a time, each under the rules engine's node budget.
+//! What the server promises (each promise has its test in `tests/hostile_clients.rs` or
+//! `tests/server.rs`):
+//!
+//! - request bodies are capped ([`ServerOptions::body_limit`], 413 naming the limit), and read
+//!   within [`ServerOptions::body_timeout`]; the request line and headers within
+//!   [`ServerOptions::header_timeout`] (an idle keep-alive connection is closed after it too);
+//!   URIs over [`MAX_URI_BYTES`] get 414 and headers over [`MAX_HEADER_BYTES`] 431; at most
+//!   [`ServerOptions::max_connections`] connections are served at once (more are closed at once);
+//! - no request touches the file system (records come in the body);
+//! - every analysis runs on the blocking pool (never on the async workers), at most
+//!   [`ServerOptions::workers`] at a time; the permit is held by the analysis itself, so an
+//!   analysis whose client went away still counts, and it is called off at once; each request has
+//!   a budget of [`ServerOptions::max_request`] (an error naming it when spent) on top of the rules
+//!   engine's node budget; its JSON is built inside the same job, under the same budget;
+//! - at most [`ServerOptions::queue`] analyses wait their turn: beyond that, 503 with
+//!   `Retry-After`; a live count's requests (a FEN and moves, no body) have a lane of their own,
+//!   and `/api/moves` and `/api/board` are answered at once, off both lanes;
+//! - a request whose `Origin` or `Host` is not the server's own (or one given with
+//!   `--allow-origin`) is refused with 403 (no web page the arbiter visits can use the server, DNS
+//!   rebinding included);
+//! - an unknown or repeated query parameter is a 400 naming it;
+//! - every error, whatever its status, is the schema's error object
+//!   (`{"schema":1,"code","error":{...}}`);
+//! - on SIGTERM (or Ctrl-C) the server stops accepting and finishes the requests in flight.
 
 mod api;
 mod assets;
+mod guard;
 
 use axum::Router;
 use axum::routing::{get, post};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
+use std::time::Duration;
 use tokio::sync::Semaphore;
 
 /// The default cap on a request body: 16 MB.
 pub const DEFAULT_BODY_LIMIT: usize = 16 * 1024 * 1024;
+/// The longest request URI accepted (a live count's moves go in the query): 32 KiB (hyper
+/// itself refuses 64 KiB and more, with a bare 414).
+pub const MAX_URI_BYTES: usize = 32 * 1024;
+/// The largest total size of a request's headers: 32 KiB.
+pub const MAX_HEADER_BYTES: usize = 32 * 1024;
 
 /// How the server runs.
 #[derive(Clone, Debug)]
@@ -26,6 +54,20 @@ pub struct ServerOptions {
     pub body_limit: usize,
     /// Analyses run at once (the others wait their turn).
     pub workers: usize,
+    /// Analyses that may wait for their turn; beyond them a request gets 503 with Retry-After.
+    pub queue: usize,
+    /// The budget of one request's analysis (and its answer), counted from its start.
+    pub max_request: Duration,
+    /// The time a client has to send a request's line and headers (and that an idle keep-alive
+    /// connection is kept).
+    pub header_timeout: Duration,
+    /// The time a client has to send a request's body.
+    pub body_timeout: Duration,
+    /// Connections served at once.
+    pub max_connections: usize,
+    /// Origins (`http://host:port`) allowed besides the server's own; their hosts are allowed as
+    /// `Host` too.
+    pub allow_origins: Vec<String>,
     /// The event whose rules the analyses follow unless a request names another (`event=` a
     /// shipped event's name, or `none`): an event file's text, as `xqa serve --event FILE`
     /// read it at start-up.
@@ -34,13 +76,39 @@ pub struct ServerOptions {
 
 impl Default for ServerOptions {
     fn default() -> ServerOptions {
+        let workers = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(2)
+            .max(2);
         ServerOptions {
             body_limit: DEFAULT_BODY_LIMIT,
-            workers: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(2)
-                .max(2),
+            workers,
+            queue: 32,
+            max_request: Duration::from_secs(10),
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(60),
+            max_connections: 256,
+            allow_origins: Vec::new(),
             event: None,
+        }
+    }
+}
+
+/// One lane of analyses: its permits (analyses at once) and the requests admitted to it (running
+/// or waiting).
+pub(crate) struct Lane {
+    pub permits: Arc<Semaphore>,
+    pub admitted: Arc<AtomicUsize>,
+    /// Running and waiting analyses admitted at most.
+    pub capacity: usize,
+}
+
+impl Lane {
+    fn new(workers: usize, queue: usize) -> Lane {
+        Lane {
+            permits: Arc::new(Semaphore::new(workers.max(1))),
+            admitted: Arc::new(AtomicUsize::new(0)),
+            capacity: workers.max(1) + queue,
         }
     }
 }
@@ -49,16 +117,32 @@ impl Default for ServerOptions {
 #[derive(Clone)]
 pub(crate) struct AppState {
     pub body_limit: usize,
-    pub permits: Arc<Semaphore>,
+    pub body_timeout: Duration,
+    pub max_request: Duration,
+    /// Records uploaded in the body.
+    pub heavy: Arc<Lane>,
+    /// A FEN and moves in the query (the live count).
+    pub light: Arc<Lane>,
     pub event: Option<crate::service::SettingsText>,
+    pub allow_origins: Arc<Vec<String>>,
 }
 
 /// The web app and the API.
 pub fn router(options: &ServerOptions) -> Router {
     let state = AppState {
         body_limit: options.body_limit,
-        permits: Arc::new(Semaphore::new(options.workers.max(1))),
+        body_timeout: options.body_timeout,
+        max_request: options.max_request,
+        heavy: Arc::new(Lane::new(options.workers, options.queue)),
+        light: Arc::new(Lane::new(1, options.queue)),
         event: options.event.clone(),
+        allow_origins: Arc::new(
+            options
+                .allow_origins
+                .iter()
+                .map(|o| o.trim_end_matches('/').to_ascii_lowercase())
+                .collect(),
+        ),
     };
     Router::new()
         .route("/", get(assets::index))
@@ -72,18 +156,148 @@ pub fn router(options: &ServerOptions) -> Router {
         .route("/api/board", get(api::board))
         .route("/api/sheet", post(api::sheet))
         .fallback(api::not_found)
-        .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::guard,
+        ))
         .with_state(state)
 }
 
-/// Serves the app on `addr` until the process ends. `ready` is told the address actually bound
-/// (useful with port 0).
+/// Serves the app on `addr` until `shutdown` completes (then stops accepting, and finishes the
+/// requests in flight, for at most the request budget and a little more). `ready` is told the
+/// address actually bound (useful with port 0).
 pub async fn serve(
     addr: SocketAddr,
     options: &ServerOptions,
     ready: impl FnOnce(SocketAddr),
+    shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    // (Fails, harmlessly, when the program has its own subscriber.)
+    let _ = tracing::subscriber::set_global_default(log::Stderr);
     let listener = tokio::net::TcpListener::bind(addr).await?;
     ready(listener.local_addr()?);
-    axum::serve(listener, router(options)).await
+    let app = router(options);
+    let connections = Arc::new(Semaphore::new(options.max_connections.max(1)));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        // (Slow headers, and an idle keep-alive connection waiting for its next request.)
+        .header_read_timeout(options.header_timeout)
+        .max_buf_size(MAX_URI_BYTES + MAX_HEADER_BYTES + 8192);
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // (Out of file descriptors, mostly: wait a little rather than spin.)
+                    log::refused(&format!("accept failed: {e}"));
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let Ok(slot) = connections.clone().try_acquire_owned() else {
+            log::refused(&format!(
+                "connection from {peer} closed: {} connections already open (the limit)",
+                options.max_connections
+            ));
+            drop(stream);
+            continue;
+        };
+        let local = stream.local_addr().unwrap_or(addr);
+        let app = app.clone();
+        let service = hyper::service::service_fn(
+            move |mut request: axum::extract::Request<hyper::body::Incoming>| {
+                request
+                    .extensions_mut()
+                    .insert(guard::Connection { local, peer });
+                let mut app = app.clone();
+                async move {
+                    use tower_service::Service as _;
+                    app.call(request.map(axum::body::Body::new)).await
+                }
+            },
+        );
+        let connection = builder.serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                log::refused(&format!("connection from {peer} closed: {e}"));
+            }
+            drop(slot);
+        });
+    }
+    drop(listener);
+    log::note("shutting down: finishing the requests in flight");
+    let grace = options.max_request + options.body_timeout.min(Duration::from_secs(10));
+    if tokio::time::timeout(grace, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        log::refused("shutdown: some requests did not finish in time");
+    }
+    Ok(())
+}
+
+/// What the server tells its operator, as `tracing` events (target `xqa::serve`): what it
+/// refuses (a connection over the limit, a foreign origin, a request over its budget, a busy
+/// queue...) as warnings, and its shutdown. [`serve`] installs [`log::Stderr`], which prints
+/// them on standard error one line each, unless the program has a subscriber of its own.
+pub mod log {
+    use tracing::field::{Field, Visit};
+    use tracing::span::{Attributes, Id, Record};
+    use tracing::{Event, Level, Metadata};
+
+    pub(crate) fn refused(what: &str) {
+        tracing::warn!(target: "xqa::serve", "refused: {what}");
+    }
+
+    pub(crate) fn note(what: &str) {
+        tracing::info!(target: "xqa::serve", "{what}");
+    }
+
+    /// A `tracing` subscriber that prints the server's events (`xqa::serve`, info and above)
+    /// on standard error: `xqa serve: WARN refused: ...`.
+    pub struct Stderr;
+
+    struct Message(String);
+
+    impl Visit for Message {
+        fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+            use std::fmt::Write as _;
+            if field.name() == "message" {
+                let _ = write!(self.0, "{value:?}");
+            } else {
+                let _ = write!(self.0, " {}={value:?}", field.name());
+            }
+        }
+    }
+
+    impl tracing::Subscriber for Stderr {
+        fn enabled(&self, metadata: &Metadata<'_>) -> bool {
+            metadata.target().starts_with("xqa") && *metadata.level() <= Level::INFO
+        }
+
+        fn new_span(&self, _: &Attributes<'_>) -> Id {
+            Id::from_u64(1)
+        }
+
+        fn record(&self, _: &Id, _: &Record<'_>) {}
+
+        fn record_follows_from(&self, _: &Id, _: &Id) {}
+
+        fn event(&self, event: &Event<'_>) {
+            let mut message = Message(String::new());
+            event.record(&mut message);
+            eprintln!("xqa serve: {} {}", event.metadata().level(), message.0);
+        }
+
+        fn enter(&self, _: &Id) {}
+
+        fn exit(&self, _: &Id) {}
+    }
 }

@@ -15,9 +15,9 @@ use std::path::PathBuf;
 /// The report on every game of the record in `bytes`: the objects `xqa validate --json` prints,
 /// one per game, for a file named `name`.
 pub fn validate(bytes: &[u8], name: &str) -> Vec<GameReport> {
-    super::input::read_games(bytes, name)
-        .iter()
-        .map(GameReport::of)
+    // (Game by game: only the reports are kept, not every game read.)
+    super::input::games_in(bytes, name)
+        .map(|entry| GameReport::of(&entry))
         .collect()
 }
 

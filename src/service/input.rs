@@ -171,17 +171,33 @@ pub fn load_game_partial(
     name: &str,
     number: usize,
 ) -> Result<GameEntry, ServiceError> {
-    let mut entries = walk::read_bytes(name, bytes, None);
-    let count = entries.len();
-    if count == 1
-        && let Some(e) = whole_file_failure(&entries[0])
-    {
-        return Err(e);
+    let mut games = games_in(bytes, name).peekable();
+    let mut count = 0;
+    while let Some(entry) = games.next() {
+        count += 1;
+        if count == 1
+            && games.peek().is_none()
+            && let Some(e) = whole_file_failure(&entry)
+        {
+            return Err(e);
+        }
+        if count == number {
+            return Ok(entry);
+        }
     }
-    if number == 0 || number > count {
-        return Err(no_such_game(name, number, count));
+    Err(no_such_game(name, number, count))
+}
+
+/// The games of the record in `bytes`, read one at a time: a PGN database (the common large
+/// upload) is parsed game by game, so that memory stays bounded by one game whatever the number
+/// of games; the other formats are read whole.
+pub fn games_in<'a>(bytes: &'a [u8], name: &'a str) -> Box<dyn Iterator<Item = GameEntry> + 'a> {
+    match walk::detect_format(name, bytes) {
+        Some(crate::record::Format::Pgn) => {
+            Box::new(crate::record::pgn::PgnReader::new(bytes, name))
+        }
+        _ => Box::new(walk::read_bytes(name, bytes, None).into_iter()),
     }
-    Ok(entries.swap_remove(number - 1))
 }
 
 /// As [`load_game_partial`], for the record file at `path` (`-`: standard input), streamed up

@@ -2,7 +2,10 @@
 //! games of the record, the start position, every ply with its text and the position after it,
 //! the record's tags, and, for a broken record, the moves up to the bad one with the error.
 
-use super::input::{load_line, parse_fen, read_games};
+use super::input::{games_in, load_line, parse_fen};
+
+/// The games of a record listed by a review (for the page's picker), at most.
+pub const GAMES_LISTED: usize = 5000;
 use super::{GameInput, ServiceError};
 use crate::report::{GameReport, problem, schema};
 use crate::{Notation, Position};
@@ -23,8 +26,11 @@ pub struct ReviewPly {
 /// A game laid out for review.
 #[derive(Clone, Debug, Serialize)]
 pub struct Review {
-    /// The validation report of every game of the record (empty for a FEN input).
+    /// The validation report of every game of the record, up to the first [`GAMES_LISTED`]
+    /// (empty for a FEN input).
     pub games: Vec<GameReport>,
+    /// The games of the record (0 for a FEN input).
+    pub games_total: usize,
     /// The game reviewed (1-based; 0 for a FEN input).
     pub game: usize,
     /// The record's tags (Event, Red, Black, Date, ...).
@@ -47,19 +53,33 @@ pub struct Review {
 pub fn review(input: &GameInput) -> Result<Review, ServiceError> {
     match input {
         GameInput::Record { bytes, name, game } => {
-            let entries = read_games(bytes, name);
-            let games: Vec<GameReport> = entries.iter().map(GameReport::of).collect();
-            let Some(entry) = game.checked_sub(1).and_then(|i| entries.get(i)) else {
+            // The games are read one at a time (a database of half a million games takes the
+            // memory of one); the first GAMES_LISTED are listed for the picker.
+            let mut games = Vec::new();
+            let mut games_total = 0;
+            let mut chosen = None;
+            for entry in games_in(bytes, name) {
+                games_total += 1;
+                if games.len() < GAMES_LISTED {
+                    games.push(GameReport::of(&entry));
+                }
+                if games_total == *game {
+                    chosen = Some(entry);
+                }
+            }
+            let Some(entry) = chosen else {
                 // The same error as the other commands give.
                 return Err(super::load_game(bytes, name, *game)
                     .err()
                     .unwrap_or_else(|| ServiceError::invalid(format!("no such game {game}"))));
             };
+            let entry = &entry;
             let error = problem(entry)
                 .filter(|e| e.kind != crate::record::error::kind::NO_MOVES)
                 .map(|e| schema::error_object(&e));
             let mut out = lay_out(&entry.game.start, &entry.game.main_moves());
             out.games = games;
+            out.games_total = games_total;
             out.game = *game;
             out.tags = entry.game.tags.clone();
             out.error = error;
@@ -96,6 +116,7 @@ fn lay_out(start: &Position, moves: &[crate::Move]) -> Review {
     legal.sort();
     Review {
         games: Vec::new(),
+        games_total: 0,
         game: 0,
         tags: Vec::new(),
         start_fen: start.fen(),

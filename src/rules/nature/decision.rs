@@ -32,6 +32,16 @@ pub fn try_classify_line(
     let mut seen: HashMap<NatureKey, usize> = HashMap::new();
     let mut prev_key = 0u64;
     for (index, &m) in moves.iter().enumerate() {
+        // An analysis called off (see `search::cancellable`: a deadline, a client gone) stops
+        // here; its caller, who called it off, discards the answer.
+        if index % 64 == 63 && super::super::search::cancelled() {
+            let err = IllegalMove {
+                index,
+                mv: m,
+                fen: "(the analysis was called off)".into(),
+            };
+            return Err((out, err));
+        }
         if !pos.is_legal(m) {
             let err = IllegalMove {
                 index,

@@ -89,8 +89,17 @@ async function loadGame() {
   }
   const sel = $("game");
   sel.innerHTML = review.games
-    .map((g) => `<option value="${g.game}">${g.game}${g.ok ? "" : " ✗"} · ${g.plies} plies</option>`)
-    .join("");
+    .map((g) => {
+      // The game's number is in its header (docs/schema.json: header.source.game, 1-based).
+      const n = g.header.source.game;
+      const who = [g.header.red, g.header.black].filter(Boolean).map(esc).join(" – ");
+      return `<option value="${n}">${n}${g.ok ? "" : " ✗"} · ${g.plies} plies${who ? ` · ${who}` : ""}</option>`;
+    })
+    .join("") +
+    (review.games_total > review.games.length
+      ? `<option disabled>… ${review.games_total} games in all (the first ${review.games.length} listed)</option>`
+      : "");
+  if (S.game > review.games.length) sel.insertAdjacentHTML("beforeend", `<option value="${S.game}">${S.game}</option>`);
   sel.value = String(S.game);
   if (review.error) {
     const e = review.error;
@@ -236,7 +245,8 @@ async function renderLimit(l, ply, seq) {
       `<span>${t(["计入", "counted"])}</span><span class="counted">${r.counted} / ${r.required}</span>` +
       `<span>${t(["不计", "void"])}</span><span class="void">${r.void}</span>` +
       `<span>${t(["尚需", "still needed"])}</span><span class="needed">${r.needed}</span>` +
-      `<span>${t(["对方", "opponent"])}</span><span>${r.opponent_moves} / ${r.opponent_needed}</span>` +
+      // As the CLI's claim report: "black: 4 moves of 60 required".
+      `<span>${t(["对方", "opponent"])}</span><span class="opponent">${esc(t([`共${r.opponent_moves}着，须${r.required}着`, `${r.opponent_moves} moves of ${r.required} required`]))}</span>` +
       `<span>${t(["窗口", "window"])}</span><span>${t(["着", "plies"])} ${r.window_start_ply + 1}–${r.window_end_ply}${r.last_capture_ply !== null ? ` (${t(["最后吃子", "last capture"])} ${r.last_capture_ply})` : ""}</span></div>`;
   }
   el.innerHTML = html;
@@ -251,10 +261,45 @@ function go(ply) {
 // ---------------------------------------------------------------------------------------------
 // Live count
 
-async function liveStart(fen, moves) {
-  S.live = { start: fen, moves: moves.slice(), fromClaim: null, selected: null, review: null, report: null };
+async function liveStart(fen, moves, fromClaim = null) {
+  S.live = { start: fen, moves: moves.slice(), fromClaim, selected: null, review: null, report: null };
+  $("live-note").textContent = "";
   setMode("live");
   await liveUpdate();
+}
+
+// The live count is kept in the browser's storage after every change (a reload, a restarted
+// browser or a tab closed by mistake loses nothing) and restored on opening; only an explicit
+// new count (or a count from a FEN or a review ply) replaces it.
+const LIVE_KEY = "xqa.live.v1";
+function saveLive() {
+  try {
+    localStorage.setItem(LIVE_KEY, JSON.stringify({
+      start: S.live.start, moves: S.live.moves, fromClaim: S.live.fromClaim,
+      counting: $("live-counting").value, profile: $("profile").value, rules: $("rules").value,
+    }));
+  } catch (_) { /* storage off: nothing to keep */ }
+}
+function savedLive() {
+  try {
+    const v = JSON.parse(localStorage.getItem(LIVE_KEY));
+    return v && Array.isArray(v.moves) && v.moves.every((m) => typeof m === "string") ? v : null;
+  } catch (_) {
+    return null;
+  }
+}
+async function restoreLive(saved) {
+  const pick = (id, v) => { if ([...$(id).options].some((o) => o.value === v)) $(id).value = v; };
+  pick("profile", saved.profile);
+  pick("rules", saved.rules);
+  pick("live-counting", saved.counting);
+  const fromClaim = Number.isInteger(saved.fromClaim) ? saved.fromClaim : null;
+  S.live = { start: saved.start || null, moves: saved.moves.slice(), fromClaim, selected: null, review: null, report: null };
+  setMode("live");
+  await liveUpdate();
+  if (!S.live.review) return false;
+  $("live-note").textContent = `${t(["已恢复计数", "count restored"])}: ${S.live.moves.length} ${t(["着", "plies"])}`;
+  return true;
 }
 
 async function liveUpdate() {
@@ -268,6 +313,7 @@ async function liveUpdate() {
     S.live.moves.pop();
     return;
   }
+  saveLive();
   const cycles = S.live.report.cycles;
   const c = cycles[cycles.length - 1];
   if (c && c.end_ply === S.live.moves.length) {
@@ -323,6 +369,7 @@ async function printSheet() {
     params = { ...p, kind: "adjudicate", limit_profile: settings().profile };
   } else {
     params = { ...p, kind: "claim", claimant: l.plies.length % 2 ? "black" : "red", at: ply, profile: settings().profile };
+    if (S.mode === "live" && $("live-counting").value === "claim" && S.live.fromClaim !== null) params.from_claim = S.live.fromClaim;
   }
   const useRecord = S.mode === "review" && S.record && !S.review.error;
   if (useRecord) { delete params.fen; delete params.moves; params.game = S.game; params.name = S.record.name; }
@@ -352,8 +399,8 @@ $("last").addEventListener("click", () => go(Infinity));
 $("moves").addEventListener("click", (e) => { const tr = e.target.closest("tr[data-ply]"); if (tr) go(Number(tr.dataset.ply)); });
 $("cycles").addEventListener("click", (e) => { const c = e.target.closest(".cycle"); if (c) go(Number(c.dataset.end)); });
 $("lang").addEventListener("click", () => { S.lang = S.lang === "zh" ? "en" : "zh"; document.documentElement.lang = S.lang; render(); });
-$("rules").addEventListener("change", () => (S.mode === "live" ? liveUpdate() : S.review && adjudicateReview()));
-$("profile").addEventListener("change", () => (S.mode === "live" ? liveUpdate() : S.review && adjudicateReview()));
+$("rules").addEventListener("change", () => { if (S.live.review) saveLive(); return S.mode === "live" ? liveUpdate() : S.review && adjudicateReview(); });
+$("profile").addEventListener("change", () => { if (S.live.review) saveLive(); return S.mode === "live" ? liveUpdate() : S.review && adjudicateReview(); });
 $("print").addEventListener("click", printSheet);
 $("tab-review").addEventListener("click", () => { setMode("review"); render(); });
 $("tab-live").addEventListener("click", () => { if (S.live.review) { setMode("live"); render(); } else liveStart(null, []); });
@@ -362,8 +409,8 @@ $("live-from-fen").addEventListener("click", () => liveStart($("live-fen").value
 $("live-from-ply").addEventListener("click", () => {
   if (S.review) liveStart(S.review.start_fen, S.review.plies.slice(0, S.ply).map((p) => p.iccs));
 });
-$("live-claim").addEventListener("click", () => { S.live.fromClaim = S.live.moves.length; $("live-counting").value = "claim"; render(); });
-$("live-counting").addEventListener("change", () => render());
+$("live-claim").addEventListener("click", () => { S.live.fromClaim = S.live.moves.length; $("live-counting").value = "claim"; saveLive(); render(); });
+$("live-counting").addEventListener("change", () => { saveLive(); render(); });
 $("live-undo").addEventListener("click", () => { if (S.live.moves.length) { S.live.moves.pop(); S.live.selected = null; liveUpdate(); } });
 $("board").addEventListener("click", (e) => boardClick(squareAt(e)));
 document.addEventListener("keydown", (e) => {
@@ -374,9 +421,12 @@ document.addEventListener("keydown", (e) => {
   else if (e.key === "End") go(Infinity);
 });
 
-// Open on the start position.
+// Open on the start position, or on the live count this browser kept.
 (async () => {
   S.review = await apiJson("POST", "/api/review", {});
   S.report = await apiJson("POST", "/api/adjudicate", {});
+  const saved = savedLive();
+  if (saved && (await restoreLive(saved))) return;
+  setMode("review");
   render();
 })();
