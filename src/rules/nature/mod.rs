@@ -283,6 +283,9 @@ pub struct Analyzer<'p> {
     /// The threats of a pawn by itself that [`Self::chase_targets`] left out (recorded with
     /// [`Profile::pawn_chases_in_mutual_play`], read into [`MoveNature::pawn_targets`]).
     pawn_alone: Vec<ChaseTarget>,
+    /// Set on the analyser that lists the opponent's threats for the duties of a win by checks
+    /// ([`Self::check_win_covers_duties`]): its listings read no such duties again.
+    reading_duties: bool,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -303,6 +306,7 @@ impl<'p> Analyzer<'p> {
             counter_seen: false,
             ward_history: None,
             pawn_alone: Vec::new(),
+            reading_duties: false,
         }
     }
 }

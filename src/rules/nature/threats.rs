@@ -204,6 +204,12 @@ impl Analyzer<'_> {
                 if !self.check_win_is_safe(q, m, s)? {
                     continue;
                 }
+                if self.profile.capturer_duties
+                    && !self.reading_duties
+                    && !self.check_win_covers_duties(q, m, v)?
+                {
+                    continue;
+                }
                 // The pieces the series needs (RULES.md §2, joint chase: take one away and the
                 // threat is gone): the capturer, and a piece whose check the first move
                 // uncovers (a discovered check: the rook on h0 that lets the cannon, taking
@@ -252,6 +258,60 @@ impl Analyzer<'_> {
             self.two_step_threats(q, &open, &mut out)?;
         }
         Ok(out)
+    }
+
+    /// The duties of the piece giving the first check of a win by checks (RULES.md §2 special
+    /// cases: "a chasing piece that is itself the only protector of something, so that carrying
+    /// out the capture costs more than it gains, does not chase"). The series moves that piece
+    /// off its post at once: what the opponent could then newly win (his threats with it off
+    /// the board that he does not have with it there, the piece itself aside) must not be worth
+    /// more than the series nets (`v`), as [`Self::duty_cost_within_gain`] weighs a direct
+    /// capture's duties. His threats count protection by checks, so a piece it guards that way
+    /// is a duty too. CXA 参考图28: the red rook going back to h2 could win the advisor d9 by
+    /// Rh9+ and Rxd9, but on h2 it is the root by checks of the horse c8, which the black rook
+    /// attacks; carrying out the series gives up the horse for the advisor, and the book calls
+    /// the rook move idle (用保护子捉子不利).
+    fn check_win_covers_duties(
+        &mut self,
+        q: &Position,
+        m: Move,
+        v: Mat,
+    ) -> Result<bool, Exhausted> {
+        let us = q.turn();
+        let post = m.from;
+        let ours = q.by_color(us).without(post) - q.pieces(us, Role::King);
+        if ours.is_empty() {
+            return Ok(true);
+        }
+        let mut setup = q.to_setup();
+        setup.board[post as usize] = None;
+        let without = Position::from_setup_unchecked(&setup).null_move();
+        if without.is_check() || without.null_move().is_check() {
+            return Ok(true);
+        }
+        // A fresh analyser lists the opponent's threats (one level: it reads no duties of his
+        // wins by checks), so that nothing cached for the position being read here is touched;
+        // its nodes count against this move's budget.
+        let mut reader = Analyzer::new(self.profile);
+        reader.reading_duties = true;
+        reader.budget = self.budget.clone();
+        let listed = reader.threats_within(&without, ours).and_then(|after| {
+            if after.is_empty() {
+                return Ok((after, Vec::new()));
+            }
+            let before = reader.threats_within(&q.null_move(), ours)?;
+            Ok((after, before))
+        });
+        self.budget = reader.budget;
+        let (after, before) = listed?;
+        let before = before.iter().fold(Bitboard::EMPTY, |b, t| b.with(t.square));
+        let cost = after
+            .iter()
+            .filter(|t| !before.contains(t.square))
+            .map(|t| self.scalar(self.mat(t.piece)))
+            .max()
+            .unwrap_or(0);
+        Ok(Self::duty_cost_within_gain(self.scalar(v), cost))
     }
 
     /// Whether our piece on `c` is needed to win the enemy piece on `s` by checks in `q`: taken
@@ -428,6 +488,40 @@ mod tests {
         // The same without the cannon e2: no discovered check, nothing won.
         let fen = "2bakab2/9/3c2n2/p2rp3p/6n2/4PN3/PR6P/N8/4A4/2B1KAB2 w";
         assert_eq!(cxa(fen, "e4e5").kind, NatureKind::Idle);
+    }
+
+    // ---- Issue 21: the duties of the checking piece of a win by checks (参考图28) ----
+
+    /// 参考图28: Red K e0, A d0 e1, R h2, N c8, P c4; Black K f9, A d9 e8, R c7, N a8, P i4.
+    const DIAGRAM_28: &str = "3a1k3/n1N1a4/2r6/9/9/2P5p/9/7R1/4A4/3AK4 w";
+
+    #[test]
+    fn a_protector_that_would_win_by_checks_by_leaving_its_ward_does_not_chase() {
+        // Back on h2 the rook threatens Rh9+ and Rxd9; but on h2 it is the root by checks of
+        // the horse c8, which the black rook attacks: carrying out the series gives up the
+        // horse for the advisor. RULES.md §2 special cases (the only protector does not
+        // chase; the book: 用保护子捉子不利): idle.
+        let n = cxa(DIAGRAM_28, "h2f2 e8f7 f2h2");
+        assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    }
+
+    #[test]
+    fn the_same_return_with_no_ward_under_attack_chases() {
+        // Without the black rook on c7 the horse needs no guard: the return chases the advisor
+        // d9 by checks.
+        let n = cxa("3a1k3/n1N1a4/9/9/9/2P5p/9/7R1/4A4/3AK4 w", "h2f2 e8f7 f2h2");
+        assert_chase(&n, &["d9"]);
+        assert_eq!(n.targets[0].how, WinHow::Checks);
+    }
+
+    #[test]
+    fn the_same_return_with_the_ward_kept_by_another_piece_chases() {
+        // A second red rook on c6 holds the black rook off the horse: leaving h2 costs nothing.
+        let n = cxa(
+            "3a1k3/n1N1a4/2r6/2R6/9/2P5p/9/7R1/4A4/3AK4 w",
+            "h2f2 e8f7 f2h2",
+        );
+        assert_chase(&n, &["d9"]);
     }
 
     #[test]
