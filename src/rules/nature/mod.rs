@@ -286,6 +286,9 @@ pub struct Analyzer<'p> {
     /// Set on the analyser that lists the opponent's threats for the duties of a win by checks
     /// ([`Self::check_win_covers_duties`]): its listings read no such duties again.
     reading_duties: bool,
+    /// What leaving its post costs the piece giving the first check of a win by checks, by
+    /// position (key) and post: the same series is read again for each target and move.
+    duty_costs: Vec<(u64, Square, i32)>,
 }
 
 type Captures = ArrayVec<Move, 16>;
@@ -307,6 +310,7 @@ impl<'p> Analyzer<'p> {
             ward_history: None,
             pawn_alone: Vec::new(),
             reading_duties: false,
+            duty_costs: Vec::new(),
         }
     }
 }

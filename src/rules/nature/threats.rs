@@ -279,6 +279,14 @@ impl Analyzer<'_> {
     ) -> Result<bool, Exhausted> {
         let us = q.turn();
         let post = m.from;
+        let gain = self.scalar(v);
+        if let Some(&(_, _, cost)) = self
+            .duty_costs
+            .iter()
+            .find(|e| e.0 == q.key() && e.1 == post)
+        {
+            return Ok(Self::duty_cost_within_gain(gain, cost));
+        }
         let ours = q.by_color(us).without(post) - q.pieces(us, Role::King);
         if ours.is_empty() {
             return Ok(true);
@@ -311,7 +319,8 @@ impl Analyzer<'_> {
             .map(|t| self.scalar(self.mat(t.piece)))
             .max()
             .unwrap_or(0);
-        Ok(Self::duty_cost_within_gain(self.scalar(v), cost))
+        self.duty_costs.push((q.key(), post, cost));
+        Ok(Self::duty_cost_within_gain(gain, cost))
     }
 
     /// Whether our piece on `c` is needed to win the enemy piece on `s` by checks in `q`: taken
