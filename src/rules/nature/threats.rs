@@ -298,11 +298,13 @@ impl Analyzer<'_> {
             return Ok(true);
         }
         // A fresh analyser lists the opponent's threats (one level: it reads no duties of his
-        // wins by checks), so that nothing cached for the position being read here is touched;
+        // wins by checks), so that nothing kept for the position being read here is touched;
         // its nodes count against this move's budget.
         let mut reader = Analyzer::new(self.profile);
         reader.reading_duties = true;
         reader.budget = self.budget.clone();
+        // (The mate table is a cache by position: lent, not copied.)
+        reader.mates = std::mem::take(&mut self.mates);
         let listed = reader.threats_within(&without, ours).and_then(|after| {
             if after.is_empty() {
                 return Ok((after, Vec::new()));
@@ -311,6 +313,7 @@ impl Analyzer<'_> {
             Ok((after, before))
         });
         self.budget = reader.budget;
+        self.mates = reader.mates;
         let (after, before) = listed?;
         let before = before.iter().fold(Bitboard::EMPTY, |b, t| b.with(t.square));
         let cost = after
