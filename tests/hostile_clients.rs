@@ -64,8 +64,20 @@ impl Server {
         fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
     }
 
+    /// Whether the server's standard error has a line containing `what`, waiting up to 5 s for
+    /// it (the log is read by another thread, and a line written just before an answer may
+    /// reach it after the answer does).
     fn logged(&self, what: &str) -> bool {
-        self.log.lock().unwrap().iter().any(|l| l.contains(what))
+        let start = Instant::now();
+        loop {
+            if self.log.lock().unwrap().iter().any(|l| l.contains(what)) {
+                return true;
+            }
+            if start.elapsed() > Duration::from_secs(5) {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 }
 
