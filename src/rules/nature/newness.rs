@@ -200,7 +200,27 @@ impl Analyzer<'_> {
                     .map(|o| self.threat_level(o))
                     .max()
                     .unwrap_or(0);
-                if old_abs && !self.newly_bears(before, &q1, m, t.square, old_capturers) {
+                // The moved piece made the first capture of the threat that stood, and the
+                // capture still cannot really be made: carrying it out would have taken that
+                // piece off its square at once, so the capture could be made as such (what else
+                // stood hanging, the capture neither caused nor saved), and the move, which has
+                // not made it real, continues the threat (从捉到捉). 参考图26: the black rook
+                // attacks the elephant e2 down the file from e6, where the red rook attacks it
+                // and its cannon i7 hangs; it steps to e7, behind the cannon, and taking e2
+                // would still give the cannon up: idle. A piece that took part only later in the
+                // line (a cannon's screen, a second capturer) stood exposed while the exchange
+                // ran: saving it makes the threat real (图10, 图25, 图28: the rook, attacked,
+                // steps along the file and stays its cannon's screen: a joint chase).
+                let capturer_continues = !old_abs
+                    && !t.abs
+                    && t0
+                        .iter()
+                        .filter(same)
+                        .filter(|o| o.rel)
+                        .all(|o| o.first.from == m.from);
+                if (old_abs || capturer_continues)
+                    && !self.newly_bears(before, &q1, m, t.square, old_capturers)
+                {
                     // ... or the move cut a root by checks the capture had (断根).
                     let Some(joint) = self.strengthens_threat(&q1, t, old_level, moved_to)? else {
                         continue;
@@ -747,6 +767,37 @@ mod tests {
         assert_chase(&n, &["e5"]);
         assert_eq!(by(&n, "e5"), ["a5"]);
         assert_idle(&cxa(fen, "e6e7"), None);
+    }
+
+    #[test]
+    fn a_capturer_stepping_along_its_line_out_of_danger_continues_its_threat() {
+        // 参考图26: Red K e0, A d0 e1, B e2, N g6 (to h8), R i6; Black K e9, A e8 f9, B g9,
+        // C i7, R e6, P c4. Nh8 opens the red rook on the cannon i7 and offers the rooks'
+        // exchange; the black rook, attacking the elephant e2 down the file, steps to e7
+        // behind its cannon. Taking e2 gave the cannon up before and still does: the threat
+        // continues (从捉到捉), idle. Without the cannon, plainly continuing: idle.
+        assert_idle(
+            &cxa("4kab2/4a4/8c/4r1N1R/9/2p6/9/4B4/4A4/3AK4 w", "g6h8 e6e7"),
+            None,
+        );
+        assert_idle(
+            &cxa("4kab2/4a4/9/4r1N1R/9/2p6/9/4B4/4A4/3AK4 w", "g6h8 e6e7"),
+            None,
+        );
+    }
+
+    #[test]
+    fn a_screen_stepping_along_its_cannon_s_line_out_of_danger_makes_the_threat_real() {
+        // Red K e0, A e1, C a9, R c9; Black K e9, A d9, N f6. The horse comes to e8 and attacks
+        // the rook, the cannon's screen against the advisor d9 (图28's concept: the capture
+        // Cxd9 left the rook hanging while the exchange ran). Rb9 steps out of danger and
+        // stays the screen, guarding d9 against the general: a joint chase. With the horse
+        // going elsewhere, the rook's step continues a threat that was real: idle.
+        let fen = "C1Rak4/9/9/5n3/9/9/9/9/4A4/4K4 b";
+        let n = cxa(fen, "f6e8 c9b9");
+        assert_chase(&n, &["d9"]);
+        assert_eq!(by(&n, "d9"), ["a9", "b9"]);
+        assert_idle(&cxa(fen, "f6g8 c9b9"), None);
     }
 
     // ---- newness on the attack (AXF) or on the win (CXA): `Profile::newness_ignores_safety` ----
