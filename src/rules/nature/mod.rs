@@ -254,6 +254,10 @@ pub struct Analyzer<'p> {
     /// Baselines of the position whose threats are being listed (the opponent to move):
     /// (position key, best capture, targets won by checks), computed on first use.
     base_capture: Option<(u64, i32)>,
+    /// Set while a win by checks is checked for what its series leaves hanging
+    /// ([`Self::check_win_keeps_its_pieces`]): the best capture the opponent had before the
+    /// series, against which each final capture's answer is weighed.
+    answer_base: Option<i32>,
     base_checks: Option<(u64, Vec<Square>)>,
     /// Set while listing the threats before the move when the profile judges newness on the
     /// attack alone (`newness_ignores_safety`): a capture is not refused for the mate after it.
@@ -300,6 +304,7 @@ impl<'p> Analyzer<'p> {
             budget: Budget::new(profile.node_budget),
             mates: MateTable::default(),
             base_capture: None,
+            answer_base: None,
             base_checks: None,
             ignore_safety: false,
             won_cache: (0, Bitboard::EMPTY, Bitboard::EMPTY),

@@ -322,6 +322,94 @@ impl Analyzer<'_> {
         Ok(true)
     }
 
+    /// Net gain (RULES.md §2.1, §2.4) of a win by checks, counting what the series leaves
+    /// hanging: against every reply to the check `m`, the series must still win the target (on
+    /// `s` in `q`) when each final capture counts the opponent's best answer to it, beyond what
+    /// he could take before the series began (what the series newly gives away, weighed as a
+    /// capture's duties are, [`Self::duty_cost_within_gain`]). A check answered by a block that
+    /// attacks the checking piece, so that taking the target loses the checker, wins nothing.
+    /// CXA 参考图8: the black cannon on i3 checks from i0 over the elephant g0; the red rook on
+    /// h9 blocks at h0, which pins the elephant (the protector of e2) and lets the black rook
+    /// take e2, but the rook on h0 then takes the cannon: no threat, and the cannon's step back
+    /// to i3 is idle. From h3 (the red rook on i9), Ch0+ cannot be met so: the step to h3 is a
+    /// chase of e2. The search is [`Self::reply_wins_read`]'s, further checks included, read
+    /// again for the win found only (the answers are not weighed while searching).
+    pub(super) fn check_win_keeps_its_pieces(
+        &mut self,
+        q: &Position,
+        m: Move,
+        s: Square,
+    ) -> Result<bool, Exhausted> {
+        let base_pos = q.null_move();
+        let base = match self.base_capture {
+            Some((k, v)) if k == base_pos.key() => v,
+            _ => {
+                let v = self.best_capture(&base_pos, None);
+                self.base_capture = Some((base_pos.key(), v));
+                v
+            }
+        };
+        let took = q.piece_at(m.to).map(|p| self.mat(p)).unwrap_or_default();
+        let r = q.after(m);
+        let cap = self.profile.chase_check_cap;
+        let target = Bitboard::from_square(s);
+        self.answer_base = Some(base);
+        let mut kept = Ok(true);
+        for rep in self.mates.legal_replies(&r) {
+            // First the target taken at once (the common case, cheap); the search with its
+            // further checks only when that does not net.
+            match self.takes_at_once_and_keeps(&r, rep, s, took, base) {
+                Ok(true) => continue,
+                Ok(false) => {}
+                Err(e) => {
+                    kept = Err(e);
+                    break;
+                }
+            }
+            match self.reply_wins_read(q, &r, rep, took, cap, target) {
+                Ok(wins) if wins.iter().any(|w| w.0 == s) => {}
+                Ok(_) => {
+                    kept = Ok(false);
+                    break;
+                }
+                Err(e) => {
+                    kept = Err(e);
+                    break;
+                }
+            }
+        }
+        self.answer_base = None;
+        kept
+    }
+
+    /// For [`Self::check_win_keeps_its_pieces`]: after the check that gave `r` (having taken
+    /// `took`) and the reply `rep`, the target (on `s` before the reply) can be taken at once
+    /// by a capture that nets material with the opponent's best answer counted beyond `base`.
+    fn takes_at_once_and_keeps(
+        &mut self,
+        r: &Position,
+        rep: Move,
+        s: Square,
+        took: Mat,
+        base: i32,
+    ) -> Result<bool, Exhausted> {
+        let t = if rep.from == s { rep.to } else { s };
+        let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
+        let s2 = r.after(rep);
+        for cm in Self::captures_to(&s2, t) {
+            let (v, _, _) = self.capture_balance(&s2, cm, false)?;
+            let total = took - lost + v;
+            if !self.series_gain(total) {
+                continue;
+            }
+            let answer = self.best_capture(&s2.after(cm), Some(cm.to));
+            if Self::duty_cost_within_gain(self.scalar(total), (answer - base).max(0)) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Whether the side to move of `base` could already win the piece standing on `t` in
     /// `after` by a direct capture (the same piece on the same square, and the exchange there a
     /// gain). A counter-attack by checks that ends in winning such a piece is not caused by the

@@ -201,7 +201,7 @@ impl Analyzer<'_> {
                 if self.mutual(q, capturer, s) || self.opens_with_exchange(q, m)? {
                     continue;
                 }
-                if !self.check_win_is_safe(q, m, s)? {
+                if !self.check_win_is_safe(q, m, s)? || !self.check_win_keeps_its_pieces(q, m, s)? {
                     continue;
                 }
                 if self.profile.capturer_duties
@@ -428,6 +428,26 @@ mod tests {
     /// C e7 g0, N c7 h5. The red horse i2-g1 attacks the rook i0; the rook steps to h0, behind
     /// the cannon g0 on rank 0.
     const DIAGRAM_14: &str = "r1bakab2/9/2n1c4/p3p3p/2p3Pn1/3R5/P1PCP3P/N3C3N/4A4/R1BAK1c1r w";
+
+    #[test]
+    fn a_win_by_checks_that_loses_the_checking_piece_wins_nothing() {
+        // 参考图8 (RULES.md §2.1, net gain): Red K f0, A d0 e1, B e2 g0, R h9; Black K d8, A e8
+        // d7, P e4, R g2, C h3 (to i3). From i3 the cannon checks at i0 over the elephant g0;
+        // the rook blocks at h0, which pins the elephant (the protector of e2) so that the
+        // black rook takes e2, but the rook on h0 then takes the cannon: the series nets less
+        // than nothing, and the step to i3 is idle. With the rook on i9 the cannon steps to h3,
+        // where Ch0+ cannot be met so: a chase of e2.
+        assert_idle(
+            &cxa("7R1/3ka4/3a5/9/9/4p4/7c1/4B1r2/4A4/3A1KB2 b", "h3i3"),
+            None,
+        );
+        let n = cxa("8R/3ka4/3a5/9/9/4p4/8c/4B1r2/4A4/3A1KB2 b", "i3h3");
+        assert_chase(&n, &["e2"]);
+        // A black rook on i8 keeps the cannon on i0: the block no longer wins it back, and the
+        // step to i3 is a chase of e2 (and of the advisor e1).
+        let n = cxa("7R1/3ka3r/3a5/9/9/4p4/7c1/4B1r2/4A4/3A1KB2 b", "h3i3");
+        assert_chase(&n, &["e1", "e2"]);
+    }
 
     #[test]
     fn a_discovered_check_that_wins_a_rook_is_a_joint_chase_of_rook_and_capturer() {
