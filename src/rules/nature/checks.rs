@@ -589,3 +589,50 @@ mod tests {
         assert_eq!(n.targets[0].how, WinHow::Checks);
     }
 }
+#[cfg(test)]
+mod dbg_tmp {
+    use super::*;
+    #[test]
+    fn dbg_tmp() {
+        let p = Profile::cxa();
+        let mut a = Analyzer::new(&p);
+        let Ok(fen) = std::env::var("DBG_FEN") else {
+            return;
+        };
+        let mut pos = Position::from_fen(&fen).unwrap();
+        for m in std::env::var("DBG_MOVES").unwrap().split_whitespace() {
+            pos = pos.after(Move::parse_iccs(m).unwrap());
+        }
+        let q = if std::env::var("DBG_PASS").is_ok() {
+            pos.null_move()
+        } else {
+            pos
+        };
+        println!("{}", q.fen());
+        let ws = a
+            .check_wins(&q, p.chase_check_cap, Mat::default(), Bitboard::FULL)
+            .unwrap();
+        for w in &ws {
+            println!("win {:?}", w);
+        }
+        for m in a.mates.checking_moves(&q) {
+            let r = q.after(m);
+            for rep in a.mates.legal_replies(&r) {
+                let w = a
+                    .reply_wins_read(
+                        &q,
+                        &r,
+                        rep,
+                        Mat::default(),
+                        p.chase_check_cap,
+                        Bitboard::FULL,
+                    )
+                    .unwrap();
+                println!("check {} reply {} -> {:?}", m, rep, w);
+            }
+        }
+        for t in a.threats(&q).unwrap() {
+            println!("threat {:?}", t);
+        }
+    }
+}

@@ -337,13 +337,14 @@ mod tests {
     }
 
     #[test]
-    fn a_new_exchange_pair_against_an_under_protected_piece_is_a_chase() {
+    fn a_new_exchange_pair_whose_attack_rests_on_the_partner_is_an_exchange_offer() {
         // Red K e0, B e2, R f6, N d4; Black K e9, A d9 f9, N h6, R h3. Nf5 faces the horse h6
-        // (兑), which is now attacked twice (horse, rook) and protected once: a joint chase
-        // (the exchange was not on offer before, so it does not answer the attack).
+        // (兑), which is now attacked twice (horse, rook) and protected once; but without the
+        // horse the rook wins nothing, and the horse h6 can trade itself off: the attack rests
+        // on the exchange partner, an exchange offer (参考图50). Where the attack stands
+        // without the partner it is a chase (exchange.rs tests, 参考图49).
         let n = cxa("3aka3/9/9/5R1n1/9/3N5/7r1/4B4/9/4K4 w", "d4f5");
-        assert_chase(&n, &["h6"]);
-        assert_eq!(by(&n, "h6"), ["f5", "f6"]);
+        assert_idle(&n, Some(IdleKind::Exchange));
     }
 
     #[test]

@@ -130,14 +130,36 @@ impl Analyzer<'_> {
             if q.piece_at(x)
                 .is_none_or(|p| self.mat(p) != self.mat(target) || !self.is_material(p, x))
                 || !Self::captures_to(q, y).iter().any(|m| m.from == x)
-                || !Self::stood_before(before, q, x, y)
                 || !self.exchange_partners(q, x, y)?
             {
+                continue;
+            }
+            // An exchange the move made answers only an attack that rests on the partner: the
+            // target, were the partner not on the board, would not be won.
+            if !Self::stood_before(before, q, x, y) && self.won_without(q, x, y)? {
                 continue;
             }
             let r = opp.after(Move::new(y, x));
             let (back, _) = self.see(&r, x, 1);
             if self.scalar(back) == self.scalar(self.mat(target)) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether the side to move of `q` wins the enemy piece on `y` by a capture or exchange on
+    /// its square with its own piece on `x` taken off the board.
+    fn won_without(&mut self, q: &Position, x: Square, y: Square) -> Result<bool, Exhausted> {
+        let mut setup = q.to_setup();
+        setup.board[x as usize] = None;
+        let without = Position::from_setup_unchecked(&setup);
+        if without.null_move().is_check() {
+            return Ok(true);
+        }
+        for m in Self::captures_to(&without, y) {
+            let (v, _, _) = self.capture_balance_in(&without, m, Refute::WhenNoGain)?;
+            if v.is_gain() {
                 return Ok(true);
             }
         }
@@ -179,6 +201,25 @@ mod tests {
     //! Exchanges (兑, RULES.md §2: idle-class), each position in all four orientations.
     use crate::rules::nature::IdleKind;
     use crate::rules::nature::testkit::{assert_chase, assert_idle, axf, cxa};
+
+    #[test]
+    fn an_exchange_the_move_makes_answers_an_attack_resting_on_the_partner() {
+        // 参考图50: Red K e0, A d0 f0, B c0 e2, N b6, R i6, C g8 h7, P a3 e3 g3 i3; Black K e9,
+        // A d9 f9, B e7 g9, C d8, N e8 d5, R c5, P a6 g5 c3. The rook steps from c5 to b5: it
+        // attacks the horse b6 and frees the leg of the horse d5 towards it, so b6 is attacked
+        // twice and protected once (rook i6); but the red horse, which could already take d5,
+        // can now trade itself off horse for horse, and without the horse d5 the rook alone
+        // wins nothing: an exchange offer (兑), idle.
+        let fen = "3akab2/3cn1C2/4b2C1/pN6R/2rn2p2/9/P1p1P1P1P/4B4/9/2BAKA3 b";
+        assert_idle(&cxa(fen, "c5b5"), Some(IdleKind::Exchange));
+        // 参考图49's cannon on b2 behind the rook: rook and cannon win b6 without the horse d5:
+        // a chase.
+        let fen = "3akab2/3cn1C2/4b2C1/pN6R/2rn2p2/9/P1p1P1P1P/1c2B4/5N3/2BAKA3 b";
+        assert_chase(&cxa(fen, "c5b5"), &["b6"]);
+        // Without the red rook i6 the rook alone wins the unprotected horse: a chase.
+        let fen = "3akab2/3cn1C2/4b2C1/pN7/2rn2p2/9/P1p1P1P1P/4B4/9/2BAKA3 b";
+        assert_chase(&cxa(fen, "c5b5"), &["b6"]);
+    }
 
     #[test]
     fn facing_rooks_offer_an_exchange() {

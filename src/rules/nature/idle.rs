@@ -103,8 +103,15 @@ impl Analyzer<'_> {
                 if !self.exchange_partners(&mover_view, x, y)? {
                     continue;
                 }
-                // New: the pair did not stand in an exchange before the move.
-                let was = before.piece_at(y) == after.piece_at(y) && self.mutual(before, x, y);
+                // New: the pair did not stand in an exchange before the move: `y` could not
+                // take `x`, or `x` now takes `y` and could not (参考图50: the rook leaving c5
+                // frees the black horse's leg towards the red horse on b6, which could already
+                // take it).
+                let same = before.piece_at(y) == after.piece_at(y);
+                let x_takes =
+                    |pos: &Position| Self::captures_to(pos, y).iter().any(|c| c.from == x);
+                let was =
+                    same && self.mutual(before, x, y) && (x_takes(before) || !x_takes(&mover_view));
                 if !was {
                     return Ok(true);
                 }
