@@ -630,3 +630,333 @@ fn an_answer_over_the_cap_is_refused_before_it_is_built() {
     eprintln!("a 200,000-ply claim refused; server peak {peak} kB");
     assert!(peak < 1024 * 1024, "peak {peak} kB");
 }
+
+/// Item 11: a body sent too slowly is refused when `--body-timeout-seconds` is spent: 408 with
+/// the error object naming the limit, within a bounded time, and logged.
+#[test]
+fn a_body_sent_too_slowly_gets_408_naming_the_limit() {
+    let server = start(&["--body-timeout-seconds", "1"]);
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let head = format!(
+        "POST /api/validate HTTP/1.1\r\nHost: {}\r\nContent-Length: 100000\r\n\r\n",
+        server.addr
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    let began = Instant::now();
+    // A few bytes every 100 ms (the whole body would take far longer than the limit), until
+    // the server answers or closes.
+    let mut answer = Vec::new();
+    s.set_nonblocking(true).unwrap();
+    loop {
+        assert!(
+            began.elapsed() < Duration::from_secs(20),
+            "no answer within 20 s of a 1 s body timeout"
+        );
+        if s.write_all(b"[Event \"slow\"]\n").is_err() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        let mut buf = [0u8; 4096];
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(_) => break,
+        }
+        if answer.windows(4).any(|w| w == b"\r\n\r\n") {
+            // (The rest of the answer follows at once.)
+            s.set_nonblocking(false).unwrap();
+            let _ = s.read_to_end(&mut answer);
+            break;
+        }
+    }
+    let took = began.elapsed();
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    assert!(head.starts_with("HTTP/1.1 408"), "{text:.300}");
+    let e = error_of(408, body);
+    assert_eq!(e["error"]["kind"], "body_timeout");
+    let message = e["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("1 s") && message.contains("--body-timeout-seconds"),
+        "{message}"
+    );
+    assert!(took < Duration::from_secs(10), "answered after {took:?}");
+    assert!(server.logged("body_timeout") || server.logged("--body-timeout-seconds"));
+}
+
+/// 15 MB of one-move games (655,360 games): a database whose validation answer is large
+/// (136 MB of JSON lines).
+fn many_games() -> Vec<u8> {
+    let game = b"[Event \"e\"]\n\n1. h2e2 *\n\n";
+    let mut body = Vec::with_capacity(15 << 20);
+    while body.len() + game.len() <= 15 << 20 {
+        body.extend_from_slice(game);
+    }
+    body
+}
+
+/// Reads an HTTP/1.1 answer with a chunked body from `s` as it comes, without keeping it: the
+/// status, the body's lines, the last line, and whether the body ended with its last chunk.
+fn read_chunked_lines(s: &mut TcpStream) -> (u16, usize, String, bool) {
+    let mut r = BufReader::new(s);
+    let mut line = String::new();
+    r.read_line(&mut line).unwrap();
+    let status = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let mut chunked = false;
+    loop {
+        line.clear();
+        if r.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
+            break;
+        }
+        let l = line.to_ascii_lowercase();
+        chunked |= l.starts_with("transfer-encoding:") && l.contains("chunked");
+    }
+    assert!(chunked, "a large answer is streamed (chunked)");
+    let (mut lines, mut last, mut partial) = (0, String::new(), Vec::new());
+    loop {
+        line.clear();
+        if r.read_line(&mut line).unwrap_or(0) == 0 {
+            return (status, lines, last, false);
+        }
+        let Ok(size) = usize::from_str_radix(line.trim(), 16) else {
+            return (status, lines, last, false);
+        };
+        if size == 0 {
+            return (status, lines, last, true);
+        }
+        let mut chunk = vec![0; size + 2];
+        if r.read_exact(&mut chunk).is_err() {
+            return (status, lines, last, false);
+        }
+        for &b in &chunk[..size] {
+            if b == b'\n' {
+                lines += 1;
+                last = String::from_utf8_lossy(&partial).into_owned();
+                partial.clear();
+            } else {
+                partial.push(b);
+            }
+        }
+    }
+}
+
+/// Item 8: a large answer is streamed as it is written: the validation of 655,360 games (136 MB
+/// of JSON lines) takes the server a few MB beyond the upload (on main, where the answer was
+/// built whole, 1.27 GB), and its lines are all there.
+#[test]
+fn a_large_answer_is_streamed_in_bounded_memory() {
+    let server = start(&["--max-request-seconds", "300"]);
+    let body = many_games();
+    let games = body.len() / b"[Event \"e\"]\n\n1. h2e2 *\n\n".len();
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    s.write_all(&request(
+        "POST",
+        "/api/validate?name=many.pgn",
+        &server.addr,
+        "",
+        &body,
+    ))
+    .unwrap();
+    let (status, lines, last, whole) = read_chunked_lines(&mut s);
+    assert_eq!(status, 200);
+    assert!(whole, "the answer ends with its last chunk");
+    assert_eq!(lines, games, "a line for every game");
+    let v: serde_json::Value = serde_json::from_str(&last).expect("the last line is JSON");
+    assert_eq!(v["header"]["source"]["game"], games, "{last:.300}");
+    let peak = status_kb(&server, "VmHWM:");
+    eprintln!("validate of {games} games: server peak {peak} kB");
+    // (The upload and its copy are 30 MB; the answer's text alone is 136 MB.)
+    assert!(peak < 120 * 1024, "peak {peak} kB");
+}
+
+/// Item 8: a client that stops reading a streamed answer, or goes away in the middle of it,
+/// gives its analysis's permit back: a reader that stalls is cut off when the request's budget
+/// is spent (the body ends without its last chunk, and the log says so), and one that leaves
+/// stops its analysis at once.
+#[test]
+fn a_client_that_stalls_or_leaves_mid_stream_frees_its_permit() {
+    let server = start(&["--max-request-seconds", "3"]);
+    let body = many_games();
+    // A reader that takes the first bytes of the answer, then stops reading.
+    let mut stalled = TcpStream::connect(&server.addr).unwrap();
+    stalled
+        .write_all(&request("POST", "/api/validate", &server.addr, "", &body))
+        .unwrap();
+    let mut first = [0u8; 4096];
+    stalled
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    stalled.read_exact(&mut first).unwrap();
+    assert!(first.starts_with(b"HTTP/1.1 200"));
+    assert!(
+        server.logged("cut short") || {
+            std::thread::sleep(Duration::from_secs(5));
+            server.logged("cut short")
+        },
+        "a stalled reader is cut off at the budget, and logged"
+    );
+    assert!(server.logged("--max-request-seconds"));
+    // Its answer ends without the last chunk (a client cannot take it for a whole one).
+    let mut rest = Vec::new();
+    let _ = stalled.read_to_end(&mut rest);
+    assert!(!rest.ends_with(b"0\r\n\r\n"), "the cut answer is not ended");
+    // Clients that leave after the first bytes: their analyses stop at once.
+    let leavers: Vec<TcpStream> = (0..4)
+        .map(|_| {
+            let mut s = TcpStream::connect(&server.addr).unwrap();
+            s.write_all(&request("POST", "/api/validate", &server.addr, "", &body))
+                .unwrap();
+            s
+        })
+        .collect();
+    for mut s in leavers {
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        let mut first = [0u8; 4096];
+        let _ = s.read_exact(&mut first);
+        drop(s);
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let quiet = server.cpu_ticks();
+    std::thread::sleep(Duration::from_secs(2));
+    let spent = server.cpu_ticks() - quiet;
+    eprintln!("2 s after 4 clients left mid-stream: {spent} ticks of server CPU");
+    assert!(spent < 50, "the analyses went on: {spent} ticks in 2 s");
+    // The permits are back: a new request is answered.
+    let (status, _, answer) = post(&server, "/api/validate", b"1. h2e2 h9g7 *\n");
+    assert_eq!(status, 200, "{answer:.200}");
+}
+
+/// Item 14: what hyper would refuse itself (with a bare status) is refused by the server first,
+/// with the error object: a malformed request line or header, a URI or headers beyond what
+/// hyper takes, too many headers, another HTTP version, a bad body framing, and a request line
+/// or headers not sent within the header timeout (hyper closes without a word); a connection
+/// over the limit gets a 503 too.
+#[test]
+fn hyper_s_own_refusals_carry_the_error_object() {
+    let server = start(&["--max-connections", "3"]);
+    let a = &server.addr;
+    let many_headers: String = (0..150).map(|i| format!("X-H{i}: v\r\n")).collect();
+    let huge_uri = format!("/api/moves?fen={}", "x".repeat(70 * 1024));
+    let huge_headers = format!("X-Filler: {}\r\n", "y".repeat(80 * 1024));
+    let cases: Vec<(Vec<u8>, u16, &str)> = vec![
+        (b"GARBAGE\r\n\r\n".to_vec(), 400, "bad_request"),
+        (b"GET\r\n\r\n".to_vec(), 400, "bad_request"),
+        (
+            format!("G(T / HTTP/1.1\r\nHost: {a}\r\n\r\n").into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!("GET /a b HTTP/1.1\r\nHost: {a}\r\n\r\n").into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!("GET / HTTP/1.1\r\nHost: {a}\r\nBad Header: x\r\n\r\n").into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!("GET / HTTP/2.0\r\nHost: {a}\r\n\r\n").into_bytes(),
+            505,
+            "http_version",
+        ),
+        (
+            format!("POST /api/validate HTTP/1.1\r\nHost: {a}\r\nContent-Length: abc\r\n\r\n")
+                .into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!(
+                "POST /api/validate HTTP/1.1\r\nHost: {a}\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd"
+            )
+            .into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!("POST /api/validate HTTP/1.1\r\nHost: {a}\r\nTransfer-Encoding: gzip\r\n\r\n")
+                .into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            request("GET", "/api/moves", a, &many_headers, b""),
+            431,
+            "headers_too_large",
+        ),
+        (
+            request("GET", &huge_uri, a, "", b""),
+            414,
+            "uri_too_long",
+        ),
+        (
+            request("GET", "/api/moves", a, &huge_headers, b""),
+            431,
+            "headers_too_large",
+        ),
+    ];
+    for (req, want, kind) in cases {
+        let (status, headers, body) = raw(a, &req);
+        let line = String::from_utf8_lossy(&req[..req.len().min(40)]).into_owned();
+        assert_eq!(status, want, "{line:?}: {body:.300}");
+        assert!(
+            headers
+                .iter()
+                .any(|(k, v)| k == "content-type" && v.starts_with("application/json")),
+            "{line:?}: {headers:?}"
+        );
+        assert_eq!(error_of(status, &body)["error"]["kind"], kind, "{line:?}");
+    }
+    // A good request before a bad one on the same connection is answered first.
+    let mut both = request("GET", "/api/moves", a, "", b"");
+    both = String::from_utf8(both)
+        .unwrap()
+        .replace("Connection: close\r\n", "")
+        .into_bytes();
+    both.extend_from_slice(b"GARBAGE\r\n\r\n");
+    let mut s = TcpStream::connect(a).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.write_all(&both).unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let out = String::from_utf8_lossy(&out);
+    assert!(out.starts_with("HTTP/1.1 200"), "{out:.300}");
+    let second = out.find("HTTP/1.1 400").expect("then the refusal");
+    error_of(400, out[second..].split_once("\r\n\r\n").unwrap().1);
+    // Half a head, then nothing: 408 with the error object after the header timeout (10 s).
+    let began = Instant::now();
+    let (status, _, body) = raw(
+        a,
+        format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\n").as_bytes(),
+    );
+    assert_eq!(status, 408, "{body}");
+    assert_eq!(error_of(status, &body)["error"]["kind"], "header_timeout");
+    assert!(
+        began.elapsed() < Duration::from_secs(14),
+        "{:?}",
+        began.elapsed()
+    );
+    // A connection over the limit: 503, said at once.
+    let held: Vec<TcpStream> = (0..3).map(|_| TcpStream::connect(a).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut over = TcpStream::connect(a).unwrap();
+    over.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut out = Vec::new();
+    let _ = over.read_to_end(&mut out);
+    let out = String::from_utf8_lossy(&out);
+    assert!(out.starts_with("HTTP/1.1 503"), "{out:.300}");
+    let e = error_of(503, out.split_once("\r\n\r\n").unwrap().1);
+    assert_eq!(e["error"]["kind"], "too_many_connections");
+    drop(held);
+    assert!(server.logged("GARBAGE") || server.logged("400 malformed"));
+}

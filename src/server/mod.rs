@@ -30,6 +30,8 @@
 mod api;
 mod assets;
 mod guard;
+mod head;
+mod stream;
 
 use axum::Router;
 use axum::routing::{get, post};
@@ -184,7 +186,8 @@ pub async fn serve(
     builder
         .timer(TokioTimer::new())
         // (Slow headers, and an idle keep-alive connection waiting for its next request.)
-        .header_read_timeout(options.header_timeout)
+        // (A backstop: the head's reader (head.rs) times a slow head out first, with an answer.)
+        .header_read_timeout(options.header_timeout + Duration::from_secs(5))
         .max_buf_size(MAX_URI_BYTES + MAX_HEADER_BYTES + 8192);
     tokio::pin!(shutdown);
     loop {
@@ -201,24 +204,47 @@ pub async fn serve(
             () = &mut shutdown => break,
         };
         let Ok(slot) = connections.clone().try_acquire_owned() else {
-            log::refused(&format!(
-                "connection from {peer} closed: {} connections already open (the limit)",
-                options.max_connections
-            ));
+            let e = api::ApiError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                "too_many_connections",
+                format!(
+                    "{} connections already open (the limit, --max-connections); try again shortly",
+                    options.max_connections
+                ),
+            );
+            log::refused(&format!("connection from {peer} closed: {}", e.message()));
+            // (Said without reading the request, at once and without waiting: a client whose
+            // socket takes nothing gets nothing.)
+            let body = e.body();
+            let answer = format!(
+                "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 2\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.try_write(answer.as_bytes());
             drop(stream);
             continue;
         };
         let local = stream.local_addr().unwrap_or(addr);
         let app = app.clone();
+        let stream = head::Checked::new(stream, peer, options.header_timeout);
+        let shared = stream.shared().clone();
         let service = hyper::service::service_fn(
             move |mut request: axum::extract::Request<hyper::body::Incoming>| {
+                // (Until its answer is finished, a refused head after it waits.)
+                let answering = head::Answering::new(&shared);
                 request
                     .extensions_mut()
                     .insert(guard::Connection { local, peer });
                 let mut app = app.clone();
                 async move {
                     use tower_service::Service as _;
-                    app.call(request.map(axum::body::Body::new)).await
+                    let response = app.call(request.map(axum::body::Body::new)).await?;
+                    Ok::<_, std::convert::Infallible>(response.map(|inner| {
+                        axum::body::Body::new(head::Tracked {
+                            inner,
+                            _answering: answering,
+                        })
+                    }))
                 }
             },
         );
