@@ -8,14 +8,17 @@
 //! - request bodies are capped ([`ServerOptions::body_limit`], 413 naming the limit), and read
 //!   within [`ServerOptions::body_timeout`]; the request line and headers within
 //!   [`ServerOptions::header_timeout`] (an idle keep-alive connection is closed after it too);
-//!   URIs over [`MAX_URI_BYTES`] get 414 and headers over [`MAX_HEADER_BYTES`] 431; at most
-//!   [`ServerOptions::max_connections`] connections are served at once (more are closed at once);
+//!   URIs over [`MAX_URI_BYTES`] get 414 and headers over [`MAX_HEADER_BYTES`] 431, and every
+//!   request head is checked before hyper sees it (`head.rs`), so that what hyper would refuse
+//!   with a bare status gets the error object too; at most [`ServerOptions::max_connections`]
+//!   connections are served at once (more get a 503 and are closed at once);
 //! - no request touches the file system (records come in the body);
 //! - every analysis runs on the blocking pool (never on the async workers), at most
 //!   [`ServerOptions::workers`] at a time; the permit is held by the analysis itself, so an
 //!   analysis whose client went away still counts, and it is called off at once; each request has
 //!   a budget of [`ServerOptions::max_request`] (an error naming it when spent) on top of the rules
-//!   engine's node budget; its JSON is built inside the same job, under the same budget;
+//!   engine's node budget; its JSON is built inside the same job, under the same budget, and an
+//!   answer over 1 MB is streamed from the job as it is written (`stream.rs`), in bounded memory;
 //! - at most [`ServerOptions::queue`] analyses wait their turn: beyond that, 503 with
 //!   `Retry-After`; a live count's requests (a FEN and moves, no body) have a lane of their own,
 //!   and `/api/moves` and `/api/board` are answered at once, off both lanes;

@@ -118,11 +118,11 @@ impl Sink {
         } else {
             CHUNK
         };
-        if self.buf.len() >= limit {
-            if let Err(e) = self.flush() {
-                self.failure = Some(e.clone());
-                return Err(e);
-            }
+        if self.buf.len() >= limit
+            && let Err(e) = self.flush()
+        {
+            self.failure = Some(e.clone());
+            return Err(e);
         }
         Ok(())
     }
