@@ -9,7 +9,7 @@ use crate::service::{self, AdjudicateOptions, ClaimRequest, GameInput, ServiceEr
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, Version, header};
 use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -215,9 +215,11 @@ fn still_wanted() -> Result<(), ServiceError> {
 /// holding its permit inside the job (so an analysis whose client went away still counts until
 /// it stops, which it does at once), under the request budget; 503 with Retry-After when the
 /// lane's queue is full. The job writes its answer into a [`Sink`]: a small answer is sent whole
-/// when the job ends, a large one streamed while the job writes it (see [`super::stream`]).
+/// when the job ends, a large one streamed while the job writes it (see [`super::stream`]),
+/// except to an HTTP/1.0 request (`version`), which has no chunked encoding to end it.
 async fn analyse(
     state: &AppState,
+    version: Version,
     lane: &Lane,
     job: impl FnOnce(&mut Sink) -> Result<(), ServiceError> + Send + 'static,
 ) -> Result<Response, ApiError> {
@@ -252,6 +254,7 @@ async fn analyse(
         deadline.into_std(),
         budget,
         tokio::runtime::Handle::current(),
+        version >= Version::HTTP_11,
     );
     let mut task = tokio::task::spawn_blocking(move || {
         let _held = (permit, admitted);
@@ -278,13 +281,13 @@ async fn analyse(
             // dropped, and the budget is watched by a timer of its own.
             call_off.0 = None;
             let body_flag = cancel.clone();
-            tokio::spawn(async move {
+            let timer = tokio::spawn(async move {
                 tokio::time::sleep_until(deadline).await;
                 cancel.store(true, Ordering::Relaxed);
             });
             Ok((
                 [(header::CONTENT_TYPE, content_type)],
-                Body::new(stream::Streamed::new(rx, body_flag)),
+                Body::new(stream::Streamed::new(rx, body_flag, timer.abort_handle())),
             )
                 .into_response())
         }
@@ -449,13 +452,14 @@ fn lang(q: &HashMap<String, String>) -> Result<Lang, ApiError> {
 /// POST /api/validate?name=: one JSON line per game, as `xqa validate --json`.
 pub(crate) async fn validate(
     State(state): State<AppState>,
+    version: Version,
     query: RawQuery,
     body: Body,
 ) -> Result<Response, ApiError> {
     let q = params(query, &["name"])?;
     let bytes = read_body(&state, body).await?;
     let name = param(&q, "name").unwrap_or("upload").to_owned();
-    analyse(&state, &state.heavy, move |sink| {
+    analyse(&state, version, &state.heavy, move |sink| {
         // Each game's line is written as soon as the game is read (a database of half a million
         // games is answered with the memory of one).
         sink.content_type("application/x-ndjson");
@@ -505,6 +509,7 @@ fn text_format(q: &HashMap<String, String>) -> Result<bool, ApiError> {
 /// (`format=text`: the text table).
 pub(crate) async fn adjudicate(
     State(state): State<AppState>,
+    version: Version,
     query: RawQuery,
     body: Body,
 ) -> Result<Response, ApiError> {
@@ -512,7 +517,7 @@ pub(crate) async fn adjudicate(
     let options = adjudicate_options(&state, &q)?;
     let text = text_format(&q)?;
     let input = game_input(&q, read_body(&state, body).await?)?;
-    analyse(&state, lane(&state, &input), move |sink| {
+    analyse(&state, version, lane(&state, &input), move |sink| {
         let report = service::adjudicate(&input, &options)?;
         still_wanted()?;
         answer_cap(report.line.moves.len())?;
@@ -571,6 +576,7 @@ pub(crate) fn claim_request(
 /// as `xqa claim --json` (`format=text`: the text report in `lang`).
 pub(crate) async fn claim(
     State(state): State<AppState>,
+    version: Version,
     query: RawQuery,
     body: Body,
 ) -> Result<Response, ApiError> {
@@ -579,7 +585,7 @@ pub(crate) async fn claim(
     let lang = lang(&q)?;
     let text = text_format(&q)?;
     let input = game_input(&q, read_body(&state, body).await?)?;
-    analyse(&state, lane(&state, &input), move |sink| {
+    analyse(&state, version, lane(&state, &input), move |sink| {
         let outcome = service::claim(&input, &request)?;
         still_wanted()?;
         answer_cap(outcome.line.moves.len())?;
@@ -615,12 +621,13 @@ pub(crate) async fn moves(query: RawQuery) -> Result<Response, ApiError> {
 /// web app.
 pub(crate) async fn review(
     State(state): State<AppState>,
+    version: Version,
     query: RawQuery,
     body: Body,
 ) -> Result<Response, ApiError> {
     let q = params(query, GAME)?;
     let input = game_input(&q, read_body(&state, body).await?)?;
-    analyse(&state, lane(&state, &input), move |sink| {
+    analyse(&state, version, lane(&state, &input), move |sink| {
         // (Written ply by ply: a record of one long line is answered in bounded memory.)
         service::review_json(&input, &mut *sink).map_err(|e| sink.reason_or(e))
     })
@@ -654,6 +661,7 @@ pub(crate) async fn board(query: RawQuery) -> Result<Response, ApiError> {
 /// adjudicate or claim endpoint.
 pub(crate) async fn sheet(
     State(state): State<AppState>,
+    version: Version,
     query: RawQuery,
     body: Body,
 ) -> Result<Response, ApiError> {
@@ -668,7 +676,7 @@ pub(crate) async fn sheet(
         "claim" => {
             let request = claim_request(&state, &q)?;
             let input = game_input(&q, read_body(&state, body).await?)?;
-            analyse(&state, lane(&state, &input), move |sink| {
+            analyse(&state, version, lane(&state, &input), move |sink| {
                 html(sink, service::claim_sheet(&input, &request)?)
             })
             .await
@@ -676,7 +684,7 @@ pub(crate) async fn sheet(
         "adjudicate" => {
             let options = adjudicate_options(&state, &q)?;
             let input = game_input(&q, read_body(&state, body).await?)?;
-            analyse(&state, lane(&state, &input), move |sink| {
+            analyse(&state, version, lane(&state, &input), move |sink| {
                 html(sink, service::adjudicate_sheet(&input, &options)?)
             })
             .await

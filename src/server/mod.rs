@@ -229,7 +229,7 @@ pub async fn serve(
         };
         let local = stream.local_addr().unwrap_or(addr);
         let app = app.clone();
-        let stream = head::Checked::new(stream, peer, options.header_timeout);
+        let stream = head::Checked::new(stream, peer, options.header_timeout, options.body_timeout);
         let shared = stream.shared().clone();
         let service = hyper::service::service_fn(
             move |mut request: axum::extract::Request<hyper::body::Incoming>| {
@@ -287,6 +287,11 @@ pub mod log {
 
     pub(crate) fn note(what: &str) {
         tracing::info!(target: "xqa::serve", "{what}");
+    }
+
+    /// What is routine (an idle connection closed): at debug level, not printed by [`Stderr`].
+    pub(crate) fn detail(what: &str) {
+        tracing::debug!(target: "xqa::serve", "{what}");
     }
 
     /// A `tracing` subscriber that prints the server's events (`xqa::serve`, info and above)

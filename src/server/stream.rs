@@ -9,6 +9,11 @@
 //! A streamed answer that cannot be finished (the budget spent, the analysis failing half-way)
 //! ends with an error of the body: hyper then closes the connection without the chunked
 //! encoding's last chunk, so that a client can never take a cut answer for a whole one.
+//!
+//! That promise needs the chunked encoding, which HTTP/1.0 does not have (hyper sends an
+//! HTTP/1.0 body unframed, ended by the close, so a cut answer would look whole): an answer to
+//! an HTTP/1.0 request is never streamed. It is sent whole, with its length, up to
+//! [`WHOLE_HTTP10`] bytes; a larger one is refused with the error object (`answer_too_large`).
 
 use crate::service::ServiceError;
 use axum::body::Bytes;
@@ -23,6 +28,8 @@ use tokio::sync::{mpsc, oneshot};
 pub(crate) const WHOLE_BELOW: usize = 1 << 20;
 /// The size of a streamed chunk: 64 KiB.
 pub(crate) const CHUNK: usize = 64 * 1024;
+/// Answers to an HTTP/1.0 request (never streamed) are sent whole up to this: 16 MB.
+pub(crate) const WHOLE_HTTP10: usize = 16 << 20;
 /// Chunks on their way from the job to the connection at most.
 pub(crate) const IN_FLIGHT: usize = 4;
 
@@ -47,6 +54,8 @@ pub(crate) struct Sink {
     failure: Option<ServiceError>,
     /// Bytes sent to the connection so far.
     pub(crate) sent: usize,
+    /// Whether the answer may be streamed (not to an HTTP/1.0 request).
+    streamable: bool,
 }
 
 /// The handler's end of a sink: the stream to answer with, if the answer is streamed.
@@ -56,11 +65,12 @@ pub(crate) struct Source {
 }
 
 /// A sink for a job whose budget (`budget`, from now) ends at `deadline`, and the handler's end
-/// of it.
+/// of it; `streamable`: whether a large answer may be streamed (false for an HTTP/1.0 request).
 pub(crate) fn sink(
     deadline: Instant,
     budget: std::time::Duration,
     runtime: tokio::runtime::Handle,
+    streamable: bool,
 ) -> (Sink, Source) {
     let (start_tx, start_rx) = oneshot::channel();
     let (tx, rx) = mpsc::channel(IN_FLIGHT);
@@ -75,6 +85,7 @@ pub(crate) fn sink(
             runtime,
             failure: None,
             sent: 0,
+            streamable,
         },
         Source {
             start: start_rx,
@@ -91,6 +102,16 @@ pub(crate) fn over_budget(budget: std::time::Duration) -> ServiceError {
     ));
     e.kind = "over_budget".into();
     e.code = 1;
+    e
+}
+
+/// The error of an answer too large to send whole to an HTTP/1.0 request.
+fn needs_http11() -> ServiceError {
+    let mut e = ServiceError::usage(format!(
+        "the answer is over {} MB: an answer that large is streamed, which needs HTTP/1.1 (the request was HTTP/1.0); send it again over HTTP/1.1",
+        WHOLE_HTTP10 >> 20
+    ));
+    e.kind = "answer_too_large".into();
     e
 }
 
@@ -113,10 +134,10 @@ impl Sink {
             return Err(e.clone());
         }
         self.buf.extend_from_slice(bytes);
-        let limit = if self.start.is_some() {
-            WHOLE_BELOW
-        } else {
-            CHUNK
+        let limit = match (self.start.is_some(), self.streamable) {
+            (true, true) => WHOLE_BELOW,
+            (true, false) => WHOLE_HTTP10,
+            (false, _) => CHUNK,
         };
         if self.buf.len() >= limit
             && let Err(e) = self.flush()
@@ -172,6 +193,9 @@ impl Sink {
     /// answer with a stream.
     fn flush(&mut self) -> Result<(), ServiceError> {
         self.check()?;
+        if !self.streamable {
+            return Err(needs_http11());
+        }
         if let Some(start) = self.start.take() {
             // (The handler gone, or its budget spent: the answer is not wanted.)
             start.send(self.content_type).map_err(|_| gone())?;
@@ -239,14 +263,21 @@ pub(crate) struct Streamed {
     rx: mpsc::Receiver<Piece>,
     done: bool,
     cancel: Arc<AtomicBool>,
+    /// The task that calls the job off when the budget is spent: stopped with the body.
+    deadline: tokio::task::AbortHandle,
 }
 
 impl Streamed {
-    pub(crate) fn new(rx: mpsc::Receiver<Piece>, cancel: Arc<AtomicBool>) -> Streamed {
+    pub(crate) fn new(
+        rx: mpsc::Receiver<Piece>,
+        cancel: Arc<AtomicBool>,
+        deadline: tokio::task::AbortHandle,
+    ) -> Streamed {
         Streamed {
             rx,
             done: false,
             cancel,
+            deadline,
         }
     }
 }
@@ -254,6 +285,7 @@ impl Streamed {
 impl Drop for Streamed {
     fn drop(&mut self) {
         self.cancel.store(true, Ordering::Relaxed);
+        self.deadline.abort();
     }
 }
 
