@@ -654,6 +654,9 @@ fn a_body_sent_too_slowly_gets_408_naming_the_limit() {
             "no answer within 20 s of a 1 s body timeout"
         );
         if s.write_all(b"[Event \"slow\"]\n").is_err() {
+            // (The server answered and closed: its answer may be waiting to be read.)
+            s.set_nonblocking(false).unwrap();
+            let _ = s.read_to_end(&mut answer);
             break;
         }
         std::thread::sleep(Duration::from_millis(100));
@@ -868,6 +871,23 @@ fn hyper_s_own_refusals_carry_the_error_object() {
             505,
             "http_version",
         ),
+        // (Empty lines before the request line are skipped, as httparse does.)
+        (
+            format!("\r\nGET / HTTP/2.0\r\nHost: {a}\r\n\r\n").into_bytes(),
+            505,
+            "http_version",
+        ),
+        // (A value that is not visible ASCII is not chunked for hyper, which would answer a
+        // bare 400.)
+        (
+            [
+                format!("POST /api/validate HTTP/1.1\r\nHost: {a}\r\nTransfer-Encoding: ").as_bytes(),
+                b"\xff, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+            ]
+            .concat(),
+            400,
+            "bad_request",
+        ),
         (
             format!("POST /api/validate HTTP/1.1\r\nHost: {a}\r\nContent-Length: abc\r\n\r\n")
                 .into_bytes(),
@@ -959,4 +979,224 @@ fn hyper_s_own_refusals_carry_the_error_object() {
     assert_eq!(e["error"]["kind"], "too_many_connections");
     drop(held);
     assert!(server.logged("GARBAGE") || server.logged("400 malformed"));
+}
+
+/// Sends `bytes` on a new connection and reads every answer to the end (the last request
+/// closes the connection, or the server does).
+fn exchange(addr: &str, bytes: &[u8]) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.write_all(bytes).unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The status lines of the answers in `out`, in order.
+fn statuses(out: &str) -> Vec<String> {
+    out.match_indices("HTTP/1.")
+        .filter(|(i, _)| *i == 0 || out[..*i].ends_with('\n'))
+        .map(|(i, _)| out[i..].lines().next().unwrap_or("").to_owned())
+        .collect()
+}
+
+/// Item 14: the head checks follow each body's framing as hyper does, so that every request
+/// pipelined after a body is answered, by hyper, once: after a Content-Length body, a chunked
+/// body with chunk extensions and trailers, and a body sent with `Expect: 100-continue`; and
+/// after a request that ends the connection (Content-Length with Transfer-Encoding, hyper's
+/// rule), nothing more is read.
+#[test]
+fn pipelined_requests_after_bodies_are_answered_as_hyper_frames_them() {
+    let server = start(&[]);
+    let a = &server.addr;
+    let record = "1. h2e2 h9g7 *\n";
+    let chunked = "5;ext=1\r\n1. h2\r\n3;a=\"b\";c\r\ne2 \r\n7\r\nh9g7 *\n\r\n0;last\r\nX-Sum: 15\r\nX-More: two\r\n\r\n";
+    let mut both = String::new();
+    both += &format!(
+        "POST /api/validate HTTP/1.1\r\nHost: {a}\r\nContent-Length: {}\r\n\r\n{record}",
+        record.len()
+    );
+    both += &format!(
+        "POST /api/validate HTTP/1.1\r\nHost: {a}\r\nTransfer-Encoding: chunked\r\n\r\n{chunked}"
+    );
+    both += &format!(
+        "POST /api/validate HTTP/1.1\r\nHost: {a}\r\nExpect: 100-continue\r\nContent-Length: {}\r\n\r\n{record}",
+        record.len()
+    );
+    both += &format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\n\r\n");
+    // (A body that looks like a head: it is the body.)
+    let lookalike = format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\n\r\n");
+    both += &format!(
+        "POST /api/validate HTTP/1.1\r\nHost: {a}\r\nContent-Length: {}\r\n\r\n{lookalike}",
+        lookalike.len()
+    );
+    both += &format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n");
+    let out = exchange(a, both.as_bytes());
+    let got: Vec<String> = statuses(&out)
+        .into_iter()
+        .filter(|l| !l.starts_with("HTTP/1.1 100"))
+        .collect();
+    assert_eq!(got.len(), 6, "{got:?}\n{out:.2000}");
+    for (i, line) in got.iter().enumerate() {
+        assert!(line.starts_with("HTTP/1.1 200"), "answer {i}: {got:?}");
+    }
+    // Each validation is of the record sent (the chunked one reassembled).
+    assert_eq!(
+        out.matches("\"ok\":true,\"plies\":2").count(),
+        3,
+        "{out:.3000}"
+    );
+
+    // Content-Length with Transfer-Encoding: hyper takes the chunked body, answers, and closes
+    // the connection; the head after it is never read (neither answered nor refused).
+    let mut req = format!(
+        "POST /api/validate HTTP/1.1\r\nHost: {a}\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{record}\r\n0\r\n\r\n",
+        record.len()
+    );
+    req += "GARBAGE\r\n\r\n";
+    let out = exchange(a, req.as_bytes());
+    let got = statuses(&out);
+    assert_eq!(got.len(), 1, "one answer: {got:?}\n{out:.2000}");
+    assert!(got[0].starts_with("HTTP/1.1 200"), "{out:.2000}");
+    assert!(out.to_ascii_lowercase().contains("connection: close"));
+}
+
+/// Item 14: after a request that ends the connection (`Connection: close`, or HTTP/1.0
+/// without keep-alive), what follows on the connection is not read: its answer, which says
+/// `connection: close`, is the last, with no refusal after it.
+#[test]
+fn nothing_follows_an_answer_that_closes_the_connection() {
+    let server = start(&[]);
+    let a = &server.addr;
+    for first in [
+        format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n"),
+        format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\nConnection: keep-alive, close\r\n\r\n"),
+        format!("GET /api/moves HTTP/1.0\r\nHost: {a}\r\n\r\n"),
+    ] {
+        for then in [
+            "GARBAGE\r\n\r\n".to_owned(),
+            format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\n\r\n"),
+            format!("GET / HTTP/2.0\r\nHost: {a}\r\n\r\n"),
+        ] {
+            let out = exchange(a, format!("{first}{then}").as_bytes());
+            let got = statuses(&out);
+            assert_eq!(
+                got.len(),
+                1,
+                "{first:?} then {then:?}: {got:?}\n{out:.2000}"
+            );
+            assert!(got[0].contains(" 200"), "{out:.2000}");
+        }
+    }
+    // An HTTP/1.0 request that asks to be kept alive is, like hyper does.
+    let out = exchange(
+        a,
+        format!(
+            "GET /api/moves HTTP/1.0\r\nHost: {a}\r\nConnection: keep-alive\r\n\r\nGET /api/moves HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    assert_eq!(statuses(&out).len(), 2, "{out:.2000}");
+}
+
+/// Item 8: an answer to an HTTP/1.0 request is never streamed (HTTP/1.0 has no chunked
+/// encoding: hyper would send the body unframed, ended by the close, and a cut answer would
+/// look whole): a large one is refused with the error object, naming HTTP/1.1, and a small one
+/// is sent whole with its length.
+#[test]
+fn an_http_1_0_request_never_gets_a_streamed_answer() {
+    let server = start(&["--max-request-seconds", "60"]);
+    let a = &server.addr;
+    let body = many_games();
+    let mut req = format!(
+        "POST /api/validate HTTP/1.0\r\nHost: {a}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(&body);
+    let (status, headers, answer) = raw(a, &req);
+    assert_eq!(status, 400, "{answer:.300}");
+    let length = headers
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .unwrap_or_else(|| panic!("an answer with its length: {headers:?}"));
+    assert_eq!(length.1, answer.len().to_string());
+    let e = error_of(status, &answer);
+    assert_eq!(e["error"]["kind"], "answer_too_large");
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("HTTP/1.1"),
+        "{answer}"
+    );
+    // A database whose answer is between 1 MB (streamed over HTTP/1.1) and 16 MB: whole.
+    let game = b"[Event \"e\"]\n\n1. h2e2 *\n\n";
+    let games = 20_000;
+    let body = game.repeat(games);
+    let mut req = format!(
+        "POST /api/validate HTTP/1.0\r\nHost: {a}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(&body);
+    let (status, headers, answer) = raw(a, &req);
+    assert_eq!(status, 200, "{answer:.300}");
+    assert!(answer.len() > 1 << 20, "{}", answer.len());
+    assert!(
+        headers
+            .iter()
+            .any(|(k, v)| k == "content-length" && *v == answer.len().to_string()),
+        "{headers:?}"
+    );
+    assert!(!headers.iter().any(|(k, _)| k == "transfer-encoding"));
+    assert_eq!(answer.lines().count(), games);
+}
+
+/// Item 11: a client that sends and never reads cannot keep its connection's slot: a write
+/// that the client takes nothing of for `--body-timeout-seconds` closes the connection, and
+/// it is logged.
+#[test]
+fn a_client_that_reads_nothing_loses_its_connection() {
+    let server = start(&["--max-connections", "2", "--body-timeout-seconds", "2"]);
+    let a = &server.addr;
+    let one = format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\n\r\n");
+    let many = one.repeat(30_000).into_bytes();
+    // Two connections (the limit) pipelining requests and reading none of the answers: what
+    // the sockets take of the requests is sent, the rest never.
+    let hogs: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut s = TcpStream::connect(a).unwrap();
+            s.set_nonblocking(true).unwrap();
+            let mut sent = 0;
+            let began = Instant::now();
+            while sent < many.len() && began.elapsed() < Duration::from_secs(10) {
+                match s.write(&many[sent..]) {
+                    Ok(n) => sent += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        std::thread::sleep(Duration::from_millis(50));
+                        // (Blocked twice in a row: the server has stopped reading.)
+                        if matches!(s.write(&many[sent..]), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock) {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+            s
+        })
+        .collect();
+    let began = Instant::now();
+    let served = loop {
+        let (status, _, _) = raw(a, &request("GET", "/api/moves", a, "", b""));
+        if status == 200 {
+            break began.elapsed();
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(30),
+            "30 s on, the clients that read nothing still hold every connection"
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    };
+    eprintln!("served again {served:?} after two clients stopped reading");
+    assert!(served < Duration::from_secs(20), "{served:?}");
+    assert!(server.logged("took nothing"), "logged");
+    drop(hogs);
 }
