@@ -244,7 +244,8 @@ enum Command {
         /// The budget of one request's analysis, in seconds (an error naming it when spent).
         #[arg(long, default_value_t = 10.0)]
         max_request_seconds: f64,
-        /// The time a client has to send a request's body, in seconds (beyond it: 408, logged).
+        /// The time a client has to send a request's body, in seconds (beyond it: 408, logged);
+        /// a connection whose client takes nothing of its answers for as long is closed.
         #[arg(long, default_value_t = 60.0)]
         body_timeout_seconds: f64,
         /// Analyses that may wait for their turn (beyond them: 503 with Retry-After).

@@ -628,6 +628,9 @@ pub(crate) struct Checked<S> {
     write_timer: Option<Pin<Box<tokio::time::Sleep>>>,
     /// The client took nothing for the write timeout: every write fails.
     stalled: bool,
+    /// hyper has written since its last flush: an answer may not be whole yet on the socket
+    /// (hyper, told the client has finished in the middle of an answer, drops its tail).
+    unflushed: bool,
 }
 
 impl<S> Checked<S> {
@@ -652,6 +655,7 @@ impl<S> Checked<S> {
             write_timeout,
             write_timer: None,
             stalled: false,
+            unflushed: false,
         }
     }
 
@@ -811,9 +815,9 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for Checked<S> {
             match this.phase {
                 Phase::Eof => return Poll::Ready(Ok(())),
                 Phase::Closing => {
-                    if this.shared.idle() {
-                        // hyper closes the connection, and shuts the socket down: a refusal is
-                        // written then.
+                    if this.shared.idle() && !this.unflushed {
+                        // (Every answer is finished and flushed.) hyper closes the connection,
+                        // and shuts the socket down: a refusal is written then.
                         this.phase = Phase::Eof;
                         this.refusal_due = this.refusal.is_some();
                         return Poll::Ready(Ok(()));
@@ -910,6 +914,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Checked<S> {
         if this.stalled {
             return Poll::Ready(Err(stalled()));
         }
+        this.unflushed = true;
         let result = Pin::new(&mut this.io).poll_write(cx, buf);
         this.wrote(cx, result, |&n| n > 0)
     }
@@ -923,6 +928,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Checked<S> {
         if this.stalled {
             return Poll::Ready(Err(stalled()));
         }
+        this.unflushed = true;
         let result = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
         this.wrote(cx, result, |&n| n > 0)
     }
@@ -937,6 +943,13 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Checked<S> {
             return Poll::Ready(Err(stalled()));
         }
         let result = Pin::new(&mut this.io).poll_flush(cx);
+        if let Poll::Ready(Ok(())) = result
+            && std::mem::take(&mut this.unflushed)
+            && matches!(this.phase, Phase::Closing)
+        {
+            // (The reader may be waiting for the answers to be flushed.)
+            cx.waker().wake_by_ref();
+        }
         // (A flush that is done says nothing of the client: the timer goes on.)
         this.wrote(cx, result, |()| false)
     }

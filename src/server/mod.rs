@@ -11,14 +11,16 @@
 //!   URIs over [`MAX_URI_BYTES`] get 414 and headers over [`MAX_HEADER_BYTES`] 431, and every
 //!   request head is checked before hyper sees it (`head.rs`), so that what hyper would refuse
 //!   with a bare status gets the error object too; at most [`ServerOptions::max_connections`]
-//!   connections are served at once (more get a 503 and are closed at once);
+//!   connections are served at once (more get a 503 and are closed at once), and a connection
+//!   whose client takes nothing of its answers for [`ServerOptions::body_timeout`] is closed;
 //! - no request touches the file system (records come in the body);
 //! - every analysis runs on the blocking pool (never on the async workers), at most
 //!   [`ServerOptions::workers`] at a time; the permit is held by the analysis itself, so an
 //!   analysis whose client went away still counts, and it is called off at once; each request has
 //!   a budget of [`ServerOptions::max_request`] (an error naming it when spent) on top of the rules
 //!   engine's node budget; its JSON is built inside the same job, under the same budget, and an
-//!   answer over 1 MB is streamed from the job as it is written (`stream.rs`), in bounded memory;
+//!   answer over 1 MB is streamed from the job as it is written (`stream.rs`), in bounded memory
+//!   (never to an HTTP/1.0 request: up to 16 MB it is sent whole, beyond it refused);
 //! - at most [`ServerOptions::queue`] analyses wait their turn: beyond that, 503 with
 //!   `Retry-After`; a live count's requests (a FEN and moves, no body) have a lane of their own,
 //!   and `/api/moves` and `/api/board` are answered at once, off both lanes;
@@ -66,7 +68,8 @@ pub struct ServerOptions {
     /// The time a client has to send a request's line and headers (and that an idle keep-alive
     /// connection is kept).
     pub header_timeout: Duration,
-    /// The time a client has to send a request's body.
+    /// The time a client has to send a request's body; and the time a connection's client may
+    /// take nothing of its answers (beyond it, the connection is closed).
     pub body_timeout: Duration,
     /// Connections served at once.
     pub max_connections: usize,
