@@ -7,7 +7,7 @@
 //! How: a request head is held back until it is whole and checked; a good one is handed to hyper
 //! with its body (the body's framing, by `Content-Length` or chunked, is followed so that the next
 //! head is found). A bad one is never handed over: once every earlier request of the connection
-//! has been answered, hyper is told the client has finished (end of file), closes the connection
+//! has been answered and flushed, hyper is told the client has finished (end of file), closes the connection
 //! and shuts its socket down, and the refusal is written then, before the shutdown.
 //!
 //! The checks are hyper's own (the same `httparse`, the same rules on the message's framing, on
