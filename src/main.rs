@@ -244,6 +244,10 @@ enum Command {
         /// The budget of one request's analysis, in seconds (an error naming it when spent).
         #[arg(long, default_value_t = 10.0)]
         max_request_seconds: f64,
+        /// The time a client has to send a request's body, in seconds (beyond it: 408, logged);
+        /// a connection whose client takes nothing of its answers for as long is closed.
+        #[arg(long, default_value_t = 60.0)]
+        body_timeout_seconds: f64,
         /// Analyses that may wait for their turn (beyond them: 503 with Retry-After).
         #[arg(long, default_value_t = 32)]
         max_queue: usize,
@@ -750,6 +754,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             port,
             max_body_mb,
             max_request_seconds,
+            body_timeout_seconds,
             max_connections,
             max_queue,
             allow_origin,
@@ -758,13 +763,18 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let event = read_settings(event.as_deref())?;
             // A bad event file is refused at start-up, not on every request.
             service::event_of(event.as_ref())?;
-            if !(max_request_seconds > 0.0 && max_request_seconds <= 86_400.0) {
-                return Err(Failure {
-                    code: 2,
-                    message: format!(
-                        "--max-request-seconds {max_request_seconds}: expected more than 0 and at most 86400"
-                    ),
-                });
+            for (flag, seconds) in [
+                ("--max-request-seconds", max_request_seconds),
+                ("--body-timeout-seconds", body_timeout_seconds),
+            ] {
+                if !(seconds > 0.0 && seconds <= 86_400.0) {
+                    return Err(Failure {
+                        code: 2,
+                        message: format!(
+                            "{flag} {seconds}: expected more than 0 and at most 86400"
+                        ),
+                    });
+                }
             }
             for o in &allow_origin {
                 let ok = o.split_once("://").is_some_and(|(s, h)| {
@@ -780,6 +790,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let options = xiangqi_arbiter::server::ServerOptions {
                 body_limit: max_body_mb.saturating_mul(1024 * 1024),
                 max_request: std::time::Duration::from_secs_f64(max_request_seconds),
+                body_timeout: std::time::Duration::from_secs_f64(body_timeout_seconds),
                 max_connections: max_connections.max(1),
                 queue: max_queue,
                 allow_origins: allow_origin,

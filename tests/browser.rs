@@ -284,8 +284,10 @@ fn the_workbench_in_a_real_browser() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let sample = root.join("pgn-samples/iccs-no-format-tag.pgn");
     let (_server, url) = start_server();
-    let profile = std::env::temp_dir().join(format!("xqa-browser-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&profile);
+    // Chromium's profile and the printed sheet, removed when the test ends, passing or not
+    // (the guard is dropped after Chromium's, which is declared after it).
+    let scratch = common::Scratch::new("browser");
+    let profile = scratch.join("profile");
     let (_chrome, ws) = launch(&chrome, &profile);
     let mut cdp = connect(&ws);
     open(&mut cdp, &format!("{url}/"));
@@ -574,7 +576,7 @@ fn the_workbench_in_a_real_browser() {
         .decode(pdf["data"].as_str().unwrap())
         .unwrap();
     assert!(pdf.starts_with(b"%PDF"));
-    let pdf_path = std::env::temp_dir().join(format!("xqa-sheet-{}.pdf", std::process::id()));
+    let pdf_path = scratch.join("sheet.pdf");
     std::fs::write(&pdf_path, &pdf).unwrap();
     let text = Command::new("pdftotext")
         .arg(&pdf_path)
@@ -605,8 +607,6 @@ fn the_workbench_in_a_real_browser() {
             .matches("/Type /Page ")
             .count();
     assert!(pages <= 2, "the sheet fits on A4 ({pages} pages)");
-    let _ = std::fs::remove_file(&pdf_path);
-    let _ = std::fs::remove_dir_all(&profile);
 }
 
 /// The English verdict the sheet states.

@@ -310,8 +310,7 @@ fn from_claim_counting_and_settings_file() {
         serde_json::json!({"counting": "from_claim", "window_start_ply": 41, "claimant_moves": 40,
             "opponent_moves": 40, "needed": 20}),
     );
-    let dir = std::env::temp_dir().join(format!("xqa-claim-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("claim");
     let settings = dir.join("event.json");
     std::fs::write(
         &settings,
@@ -374,13 +373,11 @@ fn from_claim_counting_and_settings_file() {
         "{}",
         stderr(&o)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn svg_board_at_the_claim_ply() {
-    let dir = std::env::temp_dir().join(format!("xqa-claim-svg-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("claim-svg");
     let file = dir.join("claim.svg");
     let o = claim(
         "claim_mate_on_limit.pgn",
@@ -424,7 +421,6 @@ fn svg_board_at_the_claim_ply() {
     assert!(svg.contains("ply 1: i0i6 车一进六"), "caption");
     assert!(text.contains("Last move: ply 1, i0i6 车一进六"), "{text}");
     assert_eq!(svg.matches("class=\"piece ").count(), 4);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -80,8 +80,7 @@ fn text_report_names_the_forbidden_side_with_the_loop_and_reasons() {
 
 #[test]
 fn the_third_occurrence_makes_the_ruling_due_and_draws_are_listed_on_request() {
-    let dir = std::env::temp_dir().join(format!("xqa-screen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("screen");
     // RULES.md 图6: Red's rook checks back and forth, Black's general steps aside; twice round.
     std::fs::write(
         dir.join("perpetual.pgn"),
@@ -128,7 +127,6 @@ fn the_third_occurrence_makes_the_ruling_due_and_draws_are_listed_on_request() {
         .unwrap();
     assert_eq!(shuffle["cycles"][0]["verdict"], "draw");
     assert_eq!(shuffle["cycles"][0]["red"]["name"], "两闲");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -148,10 +148,9 @@ fn rules_options_apply_over_the_base_profile() {
     assert_eq!(e.time_control(None).unwrap().limit.moves, 50);
 }
 
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("xqa-events-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch directory, removed when the guard is dropped (even by a failing test).
+fn temp_dir(tag: &str) -> common::Scratch {
+    common::Scratch::new(&format!("events-{tag}"))
 }
 
 /// Six moves from the initial array, the horses going out and back, recorded as a draw.
@@ -194,7 +193,6 @@ fn adjudicate_flags_a_game_drawn_before_draw_offers_are_allowed() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("early draw: recorded 1/2-1/2 after"), "{out}");
     assert!(out.contains("natural move limit (rapid)"), "{out}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -244,7 +242,6 @@ fn screen_flags_early_draws_and_rules_with_the_event() {
         out.contains("but the event allows no draw offers within 25 moves"),
         "{out}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -324,5 +321,4 @@ fn claim_takes_the_limit_and_the_counting_of_the_event() {
         "/no/such/event.json",
     ]);
     assert_eq!(code, 2, "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }

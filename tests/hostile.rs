@@ -9,13 +9,11 @@ use std::time::{Duration, Instant};
 use xiangqi_arbiter::record::{self, Format, dhtmlxq, pgn, read_bytes};
 
 mod common;
-use common::{xqa_cmd, xqa_fed};
+use common::{Scratch, xqa_cmd, xqa_fed};
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("xqa-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory, removed when the returned guard is dropped (even by a failing test).
+fn tmp(name: &str) -> Scratch {
+    Scratch::new(&format!("hostile-{name}"))
 }
 
 /// Waits for a child at most `limit`, killing it when it takes longer (a hang fails the test
@@ -54,7 +52,8 @@ fn peak_rss_kib(pid: u32) -> u64 {
 fn run(args: &[&str]) -> (i32, String, String, u64) {
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let out_path = tmp(&format!("out{n}")).join("o");
+    let scratch = tmp(&format!("out{n}"));
+    let out_path = scratch.join("o");
     let err_path = out_path.with_extension("e");
     let child = xqa_cmd(args)
         .stdin(Stdio::null())
@@ -574,7 +573,6 @@ fn a_large_cbl_library_is_read_in_flat_memory_and_linear_time() {
     let (code, _, err, peak) = run(&["convert", path, "-o", d.join("big.pgn").to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(peak < 60 * 1024, "convert: {peak} KiB");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// `validate` of a library fed through a pipe (standard input, which cannot seek back).
@@ -672,7 +670,6 @@ fn a_cbl_library_streams_from_a_file_a_pipe_and_memory_alike() {
     assert_eq!(first["error"]["offset"], 101_952, "{out}");
     let n = out.lines().filter(|l| l.contains("too_large")).count();
     assert_eq!(n, whole.len(), "{out}");
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -630,3 +630,573 @@ fn an_answer_over_the_cap_is_refused_before_it_is_built() {
     eprintln!("a 200,000-ply claim refused; server peak {peak} kB");
     assert!(peak < 1024 * 1024, "peak {peak} kB");
 }
+
+/// Item 11: a body sent too slowly is refused when `--body-timeout-seconds` is spent: 408 with
+/// the error object naming the limit, within a bounded time, and logged.
+#[test]
+fn a_body_sent_too_slowly_gets_408_naming_the_limit() {
+    let server = start(&["--body-timeout-seconds", "1"]);
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let head = format!(
+        "POST /api/validate HTTP/1.1\r\nHost: {}\r\nContent-Length: 100000\r\n\r\n",
+        server.addr
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    let began = Instant::now();
+    // A few bytes every 100 ms (the whole body would take far longer than the limit), until
+    // the server answers or closes.
+    let mut answer = Vec::new();
+    s.set_nonblocking(true).unwrap();
+    loop {
+        assert!(
+            began.elapsed() < Duration::from_secs(20),
+            "no answer within 20 s of a 1 s body timeout"
+        );
+        if s.write_all(b"[Event \"slow\"]\n").is_err() {
+            // (The server answered and closed: its answer may be waiting to be read.)
+            s.set_nonblocking(false).unwrap();
+            let _ = s.read_to_end(&mut answer);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        let mut buf = [0u8; 4096];
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(_) => break,
+        }
+        if answer.windows(4).any(|w| w == b"\r\n\r\n") {
+            // (The rest of the answer follows at once.)
+            s.set_nonblocking(false).unwrap();
+            let _ = s.read_to_end(&mut answer);
+            break;
+        }
+    }
+    let took = began.elapsed();
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    assert!(head.starts_with("HTTP/1.1 408"), "{text:.300}");
+    let e = error_of(408, body);
+    assert_eq!(e["error"]["kind"], "body_timeout");
+    let message = e["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("1 s") && message.contains("--body-timeout-seconds"),
+        "{message}"
+    );
+    assert!(took < Duration::from_secs(10), "answered after {took:?}");
+    assert!(server.logged("body_timeout") || server.logged("--body-timeout-seconds"));
+}
+
+/// 15 MB of one-move games (655,360 games): a database whose validation answer is large
+/// (136 MB of JSON lines).
+fn many_games() -> Vec<u8> {
+    let game = b"[Event \"e\"]\n\n1. h2e2 *\n\n";
+    let mut body = Vec::with_capacity(15 << 20);
+    while body.len() + game.len() <= 15 << 20 {
+        body.extend_from_slice(game);
+    }
+    body
+}
+
+/// Reads an HTTP/1.1 answer with a chunked body from `s` as it comes, without keeping it: the
+/// status, the body's lines, the last line, and whether the body ended with its last chunk.
+fn read_chunked_lines(s: &mut TcpStream) -> (u16, usize, String, bool) {
+    let mut r = BufReader::new(s);
+    let mut line = String::new();
+    r.read_line(&mut line).unwrap();
+    let status = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let mut chunked = false;
+    loop {
+        line.clear();
+        if r.read_line(&mut line).unwrap_or(0) == 0 || line.trim().is_empty() {
+            break;
+        }
+        let l = line.to_ascii_lowercase();
+        chunked |= l.starts_with("transfer-encoding:") && l.contains("chunked");
+    }
+    assert!(chunked, "a large answer is streamed (chunked)");
+    let (mut lines, mut last, mut partial) = (0, String::new(), Vec::new());
+    loop {
+        line.clear();
+        if r.read_line(&mut line).unwrap_or(0) == 0 {
+            return (status, lines, last, false);
+        }
+        let Ok(size) = usize::from_str_radix(line.trim(), 16) else {
+            return (status, lines, last, false);
+        };
+        if size == 0 {
+            return (status, lines, last, true);
+        }
+        let mut chunk = vec![0; size + 2];
+        if r.read_exact(&mut chunk).is_err() {
+            return (status, lines, last, false);
+        }
+        for &b in &chunk[..size] {
+            if b == b'\n' {
+                lines += 1;
+                last = String::from_utf8_lossy(&partial).into_owned();
+                partial.clear();
+            } else {
+                partial.push(b);
+            }
+        }
+    }
+}
+
+/// Item 8: a large answer is streamed as it is written: the validation of 655,360 games (136 MB
+/// of JSON lines) takes the server a few MB beyond the upload (on main, where the answer was
+/// built whole, 1.27 GB), and its lines are all there.
+#[test]
+fn a_large_answer_is_streamed_in_bounded_memory() {
+    let server = start(&["--max-request-seconds", "300"]);
+    let body = many_games();
+    let games = body.len() / b"[Event \"e\"]\n\n1. h2e2 *\n\n".len();
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    s.write_all(&request(
+        "POST",
+        "/api/validate?name=many.pgn",
+        &server.addr,
+        "",
+        &body,
+    ))
+    .unwrap();
+    let (status, lines, last, whole) = read_chunked_lines(&mut s);
+    assert_eq!(status, 200);
+    assert!(whole, "the answer ends with its last chunk");
+    assert_eq!(lines, games, "a line for every game");
+    let v: serde_json::Value = serde_json::from_str(&last).expect("the last line is JSON");
+    assert_eq!(v["header"]["source"]["game"], games, "{last:.300}");
+    let peak = status_kb(&server, "VmHWM:");
+    eprintln!("validate of {games} games: server peak {peak} kB");
+    // (The upload and its copy are 30 MB; the answer's text alone is 136 MB.)
+    assert!(peak < 120 * 1024, "peak {peak} kB");
+}
+
+/// Item 8: a client that stops reading a streamed answer, or goes away in the middle of it,
+/// gives its analysis's permit back: a reader that stalls is cut off when the request's budget
+/// is spent (the body ends without its last chunk, and the log says so), and one that leaves
+/// stops its analysis at once.
+#[test]
+fn a_client_that_stalls_or_leaves_mid_stream_frees_its_permit() {
+    let server = start(&["--max-request-seconds", "3"]);
+    let body = many_games();
+    // A reader that takes the first bytes of the answer, then stops reading.
+    let mut stalled = TcpStream::connect(&server.addr).unwrap();
+    stalled
+        .write_all(&request("POST", "/api/validate", &server.addr, "", &body))
+        .unwrap();
+    let mut first = [0u8; 4096];
+    stalled
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    stalled.read_exact(&mut first).unwrap();
+    assert!(first.starts_with(b"HTTP/1.1 200"));
+    assert!(
+        server.logged("cut short") || {
+            std::thread::sleep(Duration::from_secs(5));
+            server.logged("cut short")
+        },
+        "a stalled reader is cut off at the budget, and logged"
+    );
+    assert!(server.logged("--max-request-seconds"));
+    // Its answer ends without the last chunk (a client cannot take it for a whole one).
+    let mut rest = Vec::new();
+    let _ = stalled.read_to_end(&mut rest);
+    assert!(!rest.ends_with(b"0\r\n\r\n"), "the cut answer is not ended");
+    // Clients that leave after the first bytes: their analyses stop at once.
+    let leavers: Vec<TcpStream> = (0..4)
+        .map(|_| {
+            let mut s = TcpStream::connect(&server.addr).unwrap();
+            s.write_all(&request("POST", "/api/validate", &server.addr, "", &body))
+                .unwrap();
+            s
+        })
+        .collect();
+    for mut s in leavers {
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        let mut first = [0u8; 4096];
+        let _ = s.read_exact(&mut first);
+        drop(s);
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let quiet = server.cpu_ticks();
+    std::thread::sleep(Duration::from_secs(2));
+    let spent = server.cpu_ticks() - quiet;
+    eprintln!("2 s after 4 clients left mid-stream: {spent} ticks of server CPU");
+    assert!(spent < 50, "the analyses went on: {spent} ticks in 2 s");
+    // The permits are back: a new request is answered.
+    let (status, _, answer) = post(&server, "/api/validate", b"1. h2e2 h9g7 *\n");
+    assert_eq!(status, 200, "{answer:.200}");
+}
+
+/// Item 14: what hyper would refuse itself (with a bare status) is refused by the server first,
+/// with the error object: a malformed request line or header, a URI or headers beyond what
+/// hyper takes, too many headers, another HTTP version, a bad body framing, and a request line
+/// or headers not sent within the header timeout (hyper closes without a word); a connection
+/// over the limit gets a 503 too.
+#[test]
+fn hyper_s_own_refusals_carry_the_error_object() {
+    let server = start(&["--max-connections", "3"]);
+    let a = &server.addr;
+    let many_headers: String = (0..150).map(|i| format!("X-H{i}: v\r\n")).collect();
+    let huge_uri = format!("/api/moves?fen={}", "x".repeat(70 * 1024));
+    let huge_headers = format!("X-Filler: {}\r\n", "y".repeat(80 * 1024));
+    let cases: Vec<(Vec<u8>, u16, &str)> = vec![
+        (b"GARBAGE\r\n\r\n".to_vec(), 400, "bad_request"),
+        (b"GET\r\n\r\n".to_vec(), 400, "bad_request"),
+        (
+            format!("G(T / HTTP/1.1\r\nHost: {a}\r\n\r\n").into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!("GET /a b HTTP/1.1\r\nHost: {a}\r\n\r\n").into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!("GET / HTTP/1.1\r\nHost: {a}\r\nBad Header: x\r\n\r\n").into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!("GET / HTTP/2.0\r\nHost: {a}\r\n\r\n").into_bytes(),
+            505,
+            "http_version",
+        ),
+        // (Empty lines before the request line are skipped, as httparse does.)
+        (
+            format!("\r\nGET / HTTP/2.0\r\nHost: {a}\r\n\r\n").into_bytes(),
+            505,
+            "http_version",
+        ),
+        // (A value that is not visible ASCII is not chunked for hyper, which would answer a
+        // bare 400.)
+        (
+            [
+                format!("POST /api/validate HTTP/1.1\r\nHost: {a}\r\nTransfer-Encoding: ").as_bytes(),
+                b"\xff, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+            ]
+            .concat(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!("POST /api/validate HTTP/1.1\r\nHost: {a}\r\nContent-Length: abc\r\n\r\n")
+                .into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!(
+                "POST /api/validate HTTP/1.1\r\nHost: {a}\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd"
+            )
+            .into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!("POST /api/validate HTTP/1.1\r\nHost: {a}\r\nTransfer-Encoding: gzip\r\n\r\n")
+                .into_bytes(),
+            400,
+            "bad_request",
+        ),
+        (
+            request("GET", "/api/moves", a, &many_headers, b""),
+            431,
+            "headers_too_large",
+        ),
+        (
+            request("GET", &huge_uri, a, "", b""),
+            414,
+            "uri_too_long",
+        ),
+        (
+            request("GET", "/api/moves", a, &huge_headers, b""),
+            431,
+            "headers_too_large",
+        ),
+    ];
+    for (req, want, kind) in cases {
+        let (status, headers, body) = raw(a, &req);
+        let line = String::from_utf8_lossy(&req[..req.len().min(40)]).into_owned();
+        assert_eq!(status, want, "{line:?}: {body:.300}");
+        assert!(
+            headers
+                .iter()
+                .any(|(k, v)| k == "content-type" && v.starts_with("application/json")),
+            "{line:?}: {headers:?}"
+        );
+        assert_eq!(error_of(status, &body)["error"]["kind"], kind, "{line:?}");
+    }
+    // A good request before a bad one on the same connection is answered first.
+    let mut both = request("GET", "/api/moves", a, "", b"");
+    both = String::from_utf8(both)
+        .unwrap()
+        .replace("Connection: close\r\n", "")
+        .into_bytes();
+    both.extend_from_slice(b"GARBAGE\r\n\r\n");
+    let mut s = TcpStream::connect(a).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.write_all(&both).unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let out = String::from_utf8_lossy(&out);
+    assert!(out.starts_with("HTTP/1.1 200"), "{out:.300}");
+    let second = out.find("HTTP/1.1 400").expect("then the refusal");
+    error_of(400, out[second..].split_once("\r\n\r\n").unwrap().1);
+    // Half a head, then nothing: 408 with the error object after the header timeout (10 s).
+    let began = Instant::now();
+    let (status, _, body) = raw(
+        a,
+        format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\n").as_bytes(),
+    );
+    assert_eq!(status, 408, "{body}");
+    assert_eq!(error_of(status, &body)["error"]["kind"], "header_timeout");
+    assert!(
+        began.elapsed() < Duration::from_secs(14),
+        "{:?}",
+        began.elapsed()
+    );
+    // A connection over the limit: 503, said at once.
+    let held: Vec<TcpStream> = (0..3).map(|_| TcpStream::connect(a).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut over = TcpStream::connect(a).unwrap();
+    over.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut out = Vec::new();
+    let _ = over.read_to_end(&mut out);
+    let out = String::from_utf8_lossy(&out);
+    assert!(out.starts_with("HTTP/1.1 503"), "{out:.300}");
+    let e = error_of(503, out.split_once("\r\n\r\n").unwrap().1);
+    assert_eq!(e["error"]["kind"], "too_many_connections");
+    drop(held);
+    assert!(server.logged("GARBAGE") || server.logged("400 malformed"));
+}
+
+/// Sends `bytes` on a new connection and reads every answer to the end (the last request
+/// closes the connection, or the server does).
+fn exchange(addr: &str, bytes: &[u8]) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.write_all(bytes).unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The status lines of the answers in `out`, in order.
+fn statuses(out: &str) -> Vec<String> {
+    out.match_indices("HTTP/1.")
+        .filter(|(i, _)| *i == 0 || out[..*i].ends_with('\n'))
+        .map(|(i, _)| out[i..].lines().next().unwrap_or("").to_owned())
+        .collect()
+}
+
+/// Item 14: the head checks follow each body's framing as hyper does, so that every request
+/// pipelined after a body is answered, by hyper, once: after a Content-Length body, a chunked
+/// body with chunk extensions and trailers, and a body sent with `Expect: 100-continue`; and
+/// after a request that ends the connection (Content-Length with Transfer-Encoding, hyper's
+/// rule), nothing more is read.
+#[test]
+fn pipelined_requests_after_bodies_are_answered_as_hyper_frames_them() {
+    let server = start(&[]);
+    let a = &server.addr;
+    let record = "1. h2e2 h9g7 *\n";
+    let chunked = "5;ext=1\r\n1. h2\r\n3;a=\"b\";c\r\ne2 \r\n7\r\nh9g7 *\n\r\n0;last\r\nX-Sum: 15\r\nX-More: two\r\n\r\n";
+    let mut both = String::new();
+    both += &format!(
+        "POST /api/validate HTTP/1.1\r\nHost: {a}\r\nContent-Length: {}\r\n\r\n{record}",
+        record.len()
+    );
+    both += &format!(
+        "POST /api/validate HTTP/1.1\r\nHost: {a}\r\nTransfer-Encoding: chunked\r\n\r\n{chunked}"
+    );
+    both += &format!(
+        "POST /api/validate HTTP/1.1\r\nHost: {a}\r\nExpect: 100-continue\r\nContent-Length: {}\r\n\r\n{record}",
+        record.len()
+    );
+    both += &format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\n\r\n");
+    // (A body that looks like a head: it is the body.)
+    let lookalike = format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\n\r\n");
+    both += &format!(
+        "POST /api/validate HTTP/1.1\r\nHost: {a}\r\nContent-Length: {}\r\n\r\n{lookalike}",
+        lookalike.len()
+    );
+    both += &format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n");
+    let out = exchange(a, both.as_bytes());
+    let got: Vec<String> = statuses(&out)
+        .into_iter()
+        .filter(|l| !l.starts_with("HTTP/1.1 100"))
+        .collect();
+    assert_eq!(got.len(), 6, "{got:?}\n{out:.2000}");
+    for (i, line) in got.iter().enumerate() {
+        assert!(line.starts_with("HTTP/1.1 200"), "answer {i}: {got:?}");
+    }
+    // Each validation is of the record sent (the chunked one reassembled).
+    assert_eq!(
+        out.matches("\"ok\":true,\"plies\":2").count(),
+        3,
+        "{out:.3000}"
+    );
+
+    // Content-Length with Transfer-Encoding: hyper takes the chunked body, answers, and closes
+    // the connection; the head after it is never read (neither answered nor refused).
+    let mut req = format!(
+        "POST /api/validate HTTP/1.1\r\nHost: {a}\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{record}\r\n0\r\n\r\n",
+        record.len()
+    );
+    req += "GARBAGE\r\n\r\n";
+    let out = exchange(a, req.as_bytes());
+    let got = statuses(&out);
+    assert_eq!(got.len(), 1, "one answer: {got:?}\n{out:.2000}");
+    assert!(got[0].starts_with("HTTP/1.1 200"), "{out:.2000}");
+    assert!(out.to_ascii_lowercase().contains("connection: close"));
+}
+
+/// Item 14: after a request that ends the connection (`Connection: close`, or HTTP/1.0
+/// without keep-alive), what follows on the connection is not read: its answer, which says
+/// `connection: close`, is the last, with no refusal after it.
+#[test]
+fn nothing_follows_an_answer_that_closes_the_connection() {
+    let server = start(&[]);
+    let a = &server.addr;
+    for first in [
+        format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n"),
+        format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\nConnection: keep-alive, close\r\n\r\n"),
+        format!("GET /api/moves HTTP/1.0\r\nHost: {a}\r\n\r\n"),
+    ] {
+        for then in [
+            "GARBAGE\r\n\r\n".to_owned(),
+            format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\n\r\n"),
+            format!("GET / HTTP/2.0\r\nHost: {a}\r\n\r\n"),
+        ] {
+            let out = exchange(a, format!("{first}{then}").as_bytes());
+            let got = statuses(&out);
+            assert_eq!(
+                got.len(),
+                1,
+                "{first:?} then {then:?}: {got:?}\n{out:.2000}"
+            );
+            assert!(got[0].contains(" 200"), "{out:.2000}");
+        }
+    }
+    // An HTTP/1.0 request that asks to be kept alive is, like hyper does.
+    let out = exchange(
+        a,
+        format!(
+            "GET /api/moves HTTP/1.0\r\nHost: {a}\r\nConnection: keep-alive\r\n\r\nGET /api/moves HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    assert_eq!(statuses(&out).len(), 2, "{out:.2000}");
+}
+
+/// Item 8: an answer to an HTTP/1.0 request is never streamed (HTTP/1.0 has no chunked
+/// encoding: hyper would send the body unframed, ended by the close, and a cut answer would
+/// look whole): a large one is refused with the error object, naming HTTP/1.1, and a small one
+/// is sent whole with its length.
+#[test]
+fn an_http_1_0_request_never_gets_a_streamed_answer() {
+    let server = start(&["--max-request-seconds", "60"]);
+    let a = &server.addr;
+    let body = many_games();
+    let mut req = format!(
+        "POST /api/validate HTTP/1.0\r\nHost: {a}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(&body);
+    let (status, headers, answer) = raw(a, &req);
+    assert_eq!(status, 400, "{answer:.300}");
+    let length = headers
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .unwrap_or_else(|| panic!("an answer with its length: {headers:?}"));
+    assert_eq!(length.1, answer.len().to_string());
+    let e = error_of(status, &answer);
+    assert_eq!(e["error"]["kind"], "answer_too_large");
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("HTTP/1.1"),
+        "{answer}"
+    );
+    // A database whose answer is between 1 MB (streamed over HTTP/1.1) and 16 MB: whole.
+    let game = b"[Event \"e\"]\n\n1. h2e2 *\n\n";
+    let games = 20_000;
+    let body = game.repeat(games);
+    let mut req = format!(
+        "POST /api/validate HTTP/1.0\r\nHost: {a}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(&body);
+    let (status, headers, answer) = raw(a, &req);
+    assert_eq!(status, 200, "{answer:.300}");
+    assert!(answer.len() > 1 << 20, "{}", answer.len());
+    assert!(
+        headers
+            .iter()
+            .any(|(k, v)| k == "content-length" && *v == answer.len().to_string()),
+        "{headers:?}"
+    );
+    assert!(!headers.iter().any(|(k, _)| k == "transfer-encoding"));
+    assert_eq!(answer.lines().count(), games);
+}
+
+/// Item 11: a client that sends and never reads cannot keep its connection's slot: a write
+/// that the client takes nothing of for `--body-timeout-seconds` closes the connection, and
+/// it is logged.
+#[test]
+fn a_client_that_reads_nothing_loses_its_connection() {
+    let server = start(&["--max-connections", "2", "--body-timeout-seconds", "2"]);
+    let a = &server.addr;
+    let one = format!("GET /api/moves HTTP/1.1\r\nHost: {a}\r\n\r\n");
+    let many = one.repeat(30_000).into_bytes();
+    // Two connections (the limit) pipelining requests and reading none of the answers: what
+    // the sockets take of the requests is sent, the rest never.
+    let hogs: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut s = TcpStream::connect(a).unwrap();
+            s.set_nonblocking(true).unwrap();
+            let mut sent = 0;
+            let began = Instant::now();
+            while sent < many.len() && began.elapsed() < Duration::from_secs(10) {
+                match s.write(&many[sent..]) {
+                    Ok(n) => sent += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        std::thread::sleep(Duration::from_millis(50));
+                        // (Blocked twice in a row: the server has stopped reading.)
+                        if matches!(s.write(&many[sent..]), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock) {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+            s
+        })
+        .collect();
+    let began = Instant::now();
+    let served = loop {
+        let (status, _, _) = raw(a, &request("GET", "/api/moves", a, "", b""));
+        if status == 200 {
+            break began.elapsed();
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(30),
+            "30 s on, the clients that read nothing still hold every connection"
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    };
+    eprintln!("served again {served:?} after two clients stopped reading");
+    assert!(served < Duration::from_secs(20), "{served:?}");
+    assert!(server.logged("took nothing"), "logged");
+    drop(hogs);
+}

@@ -1117,8 +1117,7 @@ fn results_and_warnings() {
         y.error
     );
     // Warnings reach the text output of validate.
-    let dir = std::env::temp_dir().join(format!("xqa-warn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("warn");
     let f = dir.join("w.pgn");
     std::fs::write(&f, "[Event \"a\"]\n[Event \"b\"]\n\n1. h2e2 h9g7 *\n").unwrap();
     let (code, out, _) = xqa(&["validate", f.to_str().unwrap()], None);
@@ -1129,7 +1128,6 @@ fn results_and_warnings() {
     );
     let (_, json, _) = xqa(&["validate", "--json", f.to_str().unwrap()], None);
     assert!(json.contains("\"kind\":\"duplicate_tag\""), "{json}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A record with one move left out: the wrong_side error says which side's move is missing and

@@ -1,6 +1,5 @@
 //! Robustness: bad input gets a clear error and a documented exit code (0/1/2), never a panic.
 
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use xiangqi_arbiter::{Position, Setup, perft};
 
@@ -15,12 +14,10 @@ fn expect_code(o: &Output, code: i32, what: &str) {
     assert_eq!(o.status.code(), Some(code), "{what}: stderr {err}");
 }
 
-/// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xqa-robustness-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch directory for one test, removed when the guard is dropped (even by a
+/// failing test).
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("robustness-{name}"))
 }
 
 /// Pseudo-random junk bytes (no magic of any format).

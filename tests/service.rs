@@ -170,3 +170,29 @@ fn errors_carry_the_cli_message_code_and_json() {
     assert_eq!(e.code, 2, "an out-of-range --game is a usage error");
     assert!(e.message.contains("holds 1 game"), "{}", e.message);
 }
+
+/// The review the server streams (`review_json`) is byte for byte the JSON of `review`, on every
+/// sample record and on a FEN with moves.
+#[test]
+fn the_streamed_review_is_the_review_s_json() {
+    let mut inputs = vec![GameInput::fen(None, Some("h2e2 h9g7 h0g2 i9h9"))];
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/pgn-samples")).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        inputs.push(GameInput::record(bytes, path.display().to_string(), 1));
+    }
+    let mut compared = 0;
+    for input in &inputs {
+        let Ok(review) = service::review(input) else {
+            continue;
+        };
+        let mut streamed = Vec::new();
+        service::review_json(input, &mut streamed).unwrap();
+        assert_eq!(
+            String::from_utf8(streamed).unwrap(),
+            serde_json::to_string(&review).unwrap()
+        );
+        compared += 1;
+    }
+    assert!(compared > 10, "{compared} reviews compared");
+}

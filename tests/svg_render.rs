@@ -8,9 +8,11 @@
 use std::process::Command;
 use xiangqi_arbiter::{Move, Position, svg};
 
+mod common;
+
 fn render(svg_text: &str, name: &str) -> (u32, u32, Vec<u8>) {
-    let dir = std::env::temp_dir().join(format!("xqa-svg-render-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // (Removed when the guard is dropped, the test passing or not.)
+    let dir = common::Scratch::new(&format!("svg-render-{name}"));
     let svg_path = dir.join(format!("{name}.svg"));
     let png_path = dir.join(format!("{name}.png"));
     std::fs::write(&svg_path, svg_text).unwrap();

@@ -1,6 +1,7 @@
 //! The JSON API: each handler turns the query and body into a service call, runs it on the
 //! blocking pool, and answers with the report the CLI prints for the same input.
 
+use super::stream::{self, Sink};
 use super::{AppState, Lane, log};
 use crate::Color;
 use crate::rules::limit::Lang;
@@ -8,7 +9,7 @@ use crate::service::{self, AdjudicateOptions, ClaimRequest, GameInput, ServiceEr
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, Version, header};
 use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -50,6 +51,11 @@ impl ApiError {
     pub(crate) fn message(&self) -> &str {
         &self.error.message
     }
+
+    /// The answer's body: the error object, a line.
+    pub(crate) fn body(&self) -> String {
+        format!("{}\n", self.error.to_json())
+    }
 }
 
 impl From<ServiceError> for ApiError {
@@ -71,7 +77,7 @@ impl IntoResponse for ApiError {
         let mut r = (
             self.status,
             [(header::CONTENT_TYPE, "application/json")],
-            format!("{}\n", self.error.to_json()),
+            self.body(),
         )
             .into_response();
         if let Some(s) = self.retry_after {
@@ -124,7 +130,7 @@ async fn read_body(state: &AppState, body: Body) -> Result<Bytes, ApiError> {
         )
     };
     let limited = http_body_util::Limited::new(body, state.body_limit);
-    match tokio::time::timeout(
+    let read = match tokio::time::timeout(
         state.body_timeout,
         http_body_util::BodyExt::collect(limited),
     )
@@ -141,43 +147,23 @@ async fn read_body(state: &AppState, body: Body) -> Result<Bytes, ApiError> {
             StatusCode::REQUEST_TIMEOUT,
             "body_timeout",
             format!(
-                "the request body was not sent within {} s",
-                state.body_timeout.as_secs()
+                "the request body was not sent within this server's {} s (--body-timeout-seconds)",
+                state.body_timeout.as_secs_f64()
             ),
         )),
+    };
+    if let Err(e) = &read {
+        log::refused(&format!(
+            "request body: {} {}",
+            e.status().as_u16(),
+            e.message()
+        ));
     }
+    read
 }
 
-/// A finished answer: its content type and text, built inside the analysis's job.
-pub(crate) struct Answer {
-    content_type: &'static str,
-    text: String,
-}
-
-impl Answer {
-    fn json(text: String) -> Answer {
-        Answer {
-            content_type: "application/json",
-            text,
-        }
-    }
-
-    /// A report as text (`format=text`) or as its JSON, a line.
-    fn report<J: std::fmt::Display>(
-        text: bool,
-        as_text: impl FnOnce() -> String,
-        as_json: impl FnOnce() -> J,
-    ) -> Answer {
-        if text {
-            Answer {
-                content_type: "text/plain; charset=utf-8",
-                text: as_text(),
-            }
-        } else {
-            Answer::json(format!("{}\n", as_json()))
-        }
-    }
-}
+/// The content type of a text report.
+const TEXT: &str = "text/plain; charset=utf-8";
 
 /// Gives a lane's place back when the request leaves it (answered, refused, or its client gone).
 struct Admitted(Arc<AtomicUsize>);
@@ -187,11 +173,14 @@ impl Drop for Admitted {
     }
 }
 
-/// Calls the analysis off when the request's future is dropped: answered, or its client gone.
-struct CallOff(Arc<AtomicBool>);
+/// Calls the analysis off when the request's future is dropped: answered, or its client gone
+/// (unless disarmed: a streamed answer's body calls it off when it is dropped).
+struct CallOff(Option<Arc<AtomicBool>>);
 impl Drop for CallOff {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
+        if let Some(flag) = &self.0 {
+            flag.store(true, Ordering::Relaxed);
+        }
     }
 }
 
@@ -225,11 +214,14 @@ fn still_wanted() -> Result<(), ServiceError> {
 /// Runs an analysis on the blocking pool, in `lane`: at most its workers at a time, each
 /// holding its permit inside the job (so an analysis whose client went away still counts until
 /// it stops, which it does at once), under the request budget; 503 with Retry-After when the
-/// lane's queue is full.
+/// lane's queue is full. The job writes its answer into a [`Sink`]: a small answer is sent whole
+/// when the job ends, a large one streamed while the job writes it (see [`super::stream`]),
+/// except to an HTTP/1.0 request (`version`), which has no chunked encoding to end it.
 async fn analyse(
     state: &AppState,
+    version: Version,
     lane: &Lane,
-    job: impl FnOnce() -> Result<Answer, ServiceError> + Send + 'static,
+    job: impl FnOnce(&mut Sink) -> Result<(), ServiceError> + Send + 'static,
 ) -> Result<Response, ApiError> {
     let before = lane.admitted.fetch_add(1, Ordering::SeqCst);
     let admitted = Admitted(lane.admitted.clone());
@@ -254,32 +246,70 @@ async fn analyse(
         )
     })?;
     let cancel = Arc::new(AtomicBool::new(false));
-    let _call_off = CallOff(cancel.clone());
+    let mut call_off = CallOff(Some(cancel.clone()));
     let flag = cancel.clone();
-    let task = tokio::task::spawn_blocking(move || {
+    let budget = state.max_request;
+    let deadline = tokio::time::Instant::now() + budget;
+    let (mut sink, source) = stream::sink(
+        deadline.into_std(),
+        budget,
+        tokio::runtime::Handle::current(),
+        version >= Version::HTTP_11,
+    );
+    let mut task = tokio::task::spawn_blocking(move || {
         let _held = (permit, admitted);
-        crate::rules::search::cancellable(flag, job)
+        crate::rules::search::cancellable(flag, move || {
+            let written = job(&mut sink);
+            let streaming = sink.streaming();
+            let sent = sink.sent;
+            let finished = written.and_then(|()| sink.finish());
+            if let (true, Err(e)) = (streaming, &finished) {
+                // (The status, 200, is sent: the body ends with an error, and the log says why.)
+                log::refused(&format!(
+                    "a streamed answer was cut short after {sent} bytes: {}",
+                    e.message
+                ));
+            }
+            finished
+        })
     });
-    match tokio::time::timeout(state.max_request, task).await {
-        Ok(Ok(Ok(answer))) => {
-            Ok(([(header::CONTENT_TYPE, answer.content_type)], answer.text).into_response())
+    let stream::Source { mut start, rx } = source;
+    tokio::select! {
+        biased;
+        Ok(content_type) = &mut start => {
+            // The answer is streamed: from now on its body calls the analysis off when it is
+            // dropped, and the budget is watched by a timer of its own.
+            call_off.0 = None;
+            let body_flag = cancel.clone();
+            let timer = tokio::spawn(async move {
+                tokio::time::sleep_until(deadline).await;
+                cancel.store(true, Ordering::Relaxed);
+            });
+            Ok((
+                [(header::CONTENT_TYPE, content_type)],
+                Body::new(stream::Streamed::new(rx, body_flag, timer.abort_handle())),
+            )
+                .into_response())
         }
-        Ok(Ok(Err(e))) => Err(e.into()),
-        Ok(Err(e)) => Err(ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            format!("the analysis failed: {e}"),
-        )),
-        Err(_) => {
+        joined = &mut task => match joined {
+            Ok(Ok(Some((content_type, bytes)))) => {
+                Ok(([(header::CONTENT_TYPE, content_type)], bytes).into_response())
+            }
+            Ok(Ok(None)) => Err(ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "the answer was streamed but its stream was lost".into(),
+            )),
+            Ok(Err(e)) => Err(e.into()),
+            Err(e) => Err(ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                format!("the analysis failed: {e}"),
+            )),
+        },
+        () = tokio::time::sleep_until(deadline) => {
             cancel.store(true, Ordering::Relaxed);
-            let secs = state.max_request.as_secs_f64();
-            let e = ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "over_budget",
-                format!(
-                    "the analysis was stopped: it took more than this server's budget of {secs} s per request (--max-request-seconds)"
-                ),
-            );
+            let e = ApiError::from(stream::over_budget(budget));
             log::refused(&e.error.message);
             Err(e)
         }
@@ -422,19 +452,23 @@ fn lang(q: &HashMap<String, String>) -> Result<Lang, ApiError> {
 /// POST /api/validate?name=: one JSON line per game, as `xqa validate --json`.
 pub(crate) async fn validate(
     State(state): State<AppState>,
+    version: Version,
     query: RawQuery,
     body: Body,
 ) -> Result<Response, ApiError> {
     let q = params(query, &["name"])?;
     let bytes = read_body(&state, body).await?;
     let name = param(&q, "name").unwrap_or("upload").to_owned();
-    analyse(&state, &state.heavy, move || {
-        let games = service::validate(&bytes, &name);
-        still_wanted()?;
-        Ok(Answer {
-            content_type: "application/x-ndjson",
-            text: service::validate_json_lines(&games),
-        })
+    analyse(&state, version, &state.heavy, move |sink| {
+        // Each game's line is written as soon as the game is read (a database of half a million
+        // games is answered with the memory of one).
+        sink.content_type("application/x-ndjson");
+        for report in service::validate_games(&bytes, &name) {
+            sink.check()?;
+            sink.json(&report)?;
+            sink.put(b"\n")?;
+        }
+        Ok(())
     })
     .await
 }
@@ -475,6 +509,7 @@ fn text_format(q: &HashMap<String, String>) -> Result<bool, ApiError> {
 /// (`format=text`: the text table).
 pub(crate) async fn adjudicate(
     State(state): State<AppState>,
+    version: Version,
     query: RawQuery,
     body: Body,
 ) -> Result<Response, ApiError> {
@@ -482,15 +517,17 @@ pub(crate) async fn adjudicate(
     let options = adjudicate_options(&state, &q)?;
     let text = text_format(&q)?;
     let input = game_input(&q, read_body(&state, body).await?)?;
-    analyse(&state, lane(&state, &input), move || {
+    analyse(&state, version, lane(&state, &input), move |sink| {
         let report = service::adjudicate(&input, &options)?;
         still_wanted()?;
         answer_cap(report.line.moves.len())?;
-        Ok(Answer::report(
-            text,
-            || report.to_text(),
-            || report.to_json(),
-        ))
+        if text {
+            sink.content_type(TEXT);
+            sink.put(report.to_text().as_bytes())
+        } else {
+            sink.json_pretty(&report.to_json_value())?;
+            sink.put(b"\n")
+        }
     })
     .await
 }
@@ -539,6 +576,7 @@ pub(crate) fn claim_request(
 /// as `xqa claim --json` (`format=text`: the text report in `lang`).
 pub(crate) async fn claim(
     State(state): State<AppState>,
+    version: Version,
     query: RawQuery,
     body: Body,
 ) -> Result<Response, ApiError> {
@@ -547,15 +585,17 @@ pub(crate) async fn claim(
     let lang = lang(&q)?;
     let text = text_format(&q)?;
     let input = game_input(&q, read_body(&state, body).await?)?;
-    analyse(&state, lane(&state, &input), move || {
+    analyse(&state, version, lane(&state, &input), move |sink| {
         let outcome = service::claim(&input, &request)?;
         still_wanted()?;
         answer_cap(outcome.line.moves.len())?;
-        Ok(Answer::report(
-            text,
-            || outcome.to_text(lang),
-            || outcome.to_json(),
-        ))
+        if text {
+            sink.content_type(TEXT);
+            sink.put(outcome.to_text(lang).as_bytes())
+        } else {
+            sink.json_pretty(&outcome.to_json_value())?;
+            sink.put(b"\n")
+        }
     })
     .await
 }
@@ -581,17 +621,15 @@ pub(crate) async fn moves(query: RawQuery) -> Result<Response, ApiError> {
 /// web app.
 pub(crate) async fn review(
     State(state): State<AppState>,
+    version: Version,
     query: RawQuery,
     body: Body,
 ) -> Result<Response, ApiError> {
     let q = params(query, GAME)?;
     let input = game_input(&q, read_body(&state, body).await?)?;
-    analyse(&state, lane(&state, &input), move || {
-        let review = service::review(&input)?;
-        still_wanted()?;
-        serde_json::to_string(&review)
-            .map(Answer::json)
-            .map_err(|e| ServiceError::usage(format!("the review could not be written: {e}")))
+    analyse(&state, version, lane(&state, &input), move |sink| {
+        // (Written ply by ply: a record of one long line is answered in bounded memory.)
+        service::review_json(&input, &mut *sink).map_err(|e| sink.reason_or(e))
     })
     .await
 }
@@ -623,30 +661,31 @@ pub(crate) async fn board(query: RawQuery) -> Result<Response, ApiError> {
 /// adjudicate or claim endpoint.
 pub(crate) async fn sheet(
     State(state): State<AppState>,
+    version: Version,
     query: RawQuery,
     body: Body,
 ) -> Result<Response, ApiError> {
     let mut takes = accepted(&[&["kind"], ADJUDICATE, CLAIM]);
     takes.retain(|p| *p != "format");
     let q = params(query, &takes)?;
-    let html = |text: String| Answer {
-        content_type: "text/html; charset=utf-8",
-        text,
+    let html = |sink: &mut Sink, text: String| {
+        sink.content_type("text/html; charset=utf-8");
+        sink.put(text.as_bytes())
     };
     match param(&q, "kind").unwrap_or("adjudicate") {
         "claim" => {
             let request = claim_request(&state, &q)?;
             let input = game_input(&q, read_body(&state, body).await?)?;
-            analyse(&state, lane(&state, &input), move || {
-                service::claim_sheet(&input, &request).map(html)
+            analyse(&state, version, lane(&state, &input), move |sink| {
+                html(sink, service::claim_sheet(&input, &request)?)
             })
             .await
         }
         "adjudicate" => {
             let options = adjudicate_options(&state, &q)?;
             let input = game_input(&q, read_body(&state, body).await?)?;
-            analyse(&state, lane(&state, &input), move || {
-                service::adjudicate_sheet(&input, &options).map(html)
+            analyse(&state, version, lane(&state, &input), move |sink| {
+                html(sink, service::adjudicate_sheet(&input, &options)?)
             })
             .await
         }

@@ -8,14 +8,19 @@
 //! - request bodies are capped ([`ServerOptions::body_limit`], 413 naming the limit), and read
 //!   within [`ServerOptions::body_timeout`]; the request line and headers within
 //!   [`ServerOptions::header_timeout`] (an idle keep-alive connection is closed after it too);
-//!   URIs over [`MAX_URI_BYTES`] get 414 and headers over [`MAX_HEADER_BYTES`] 431; at most
-//!   [`ServerOptions::max_connections`] connections are served at once (more are closed at once);
+//!   URIs over [`MAX_URI_BYTES`] get 414 and headers over [`MAX_HEADER_BYTES`] 431, and every
+//!   request head is checked before hyper sees it (`head.rs`), so that what hyper would refuse
+//!   with a bare status gets the error object too; at most [`ServerOptions::max_connections`]
+//!   connections are served at once (more get a 503 and are closed at once), and a connection
+//!   whose client takes nothing of its answers for [`ServerOptions::body_timeout`] is closed;
 //! - no request touches the file system (records come in the body);
 //! - every analysis runs on the blocking pool (never on the async workers), at most
 //!   [`ServerOptions::workers`] at a time; the permit is held by the analysis itself, so an
 //!   analysis whose client went away still counts, and it is called off at once; each request has
 //!   a budget of [`ServerOptions::max_request`] (an error naming it when spent) on top of the rules
-//!   engine's node budget; its JSON is built inside the same job, under the same budget;
+//!   engine's node budget; its JSON is built inside the same job, under the same budget, and an
+//!   answer over 1 MB is streamed from the job as it is written (`stream.rs`), in bounded memory
+//!   (never to an HTTP/1.0 request: up to 16 MB it is sent whole, beyond it refused);
 //! - at most [`ServerOptions::queue`] analyses wait their turn: beyond that, 503 with
 //!   `Retry-After`; a live count's requests (a FEN and moves, no body) have a lane of their own,
 //!   and `/api/moves` and `/api/board` are answered at once, off both lanes;
@@ -30,6 +35,8 @@
 mod api;
 mod assets;
 mod guard;
+mod head;
+mod stream;
 
 use axum::Router;
 use axum::routing::{get, post};
@@ -61,7 +68,8 @@ pub struct ServerOptions {
     /// The time a client has to send a request's line and headers (and that an idle keep-alive
     /// connection is kept).
     pub header_timeout: Duration,
-    /// The time a client has to send a request's body.
+    /// The time a client has to send a request's body; and the time a connection's client may
+    /// take nothing of its answers (beyond it, the connection is closed).
     pub body_timeout: Duration,
     /// Connections served at once.
     pub max_connections: usize,
@@ -184,7 +192,8 @@ pub async fn serve(
     builder
         .timer(TokioTimer::new())
         // (Slow headers, and an idle keep-alive connection waiting for its next request.)
-        .header_read_timeout(options.header_timeout)
+        // (A backstop: the head's reader (head.rs) times a slow head out first, with an answer.)
+        .header_read_timeout(options.header_timeout + Duration::from_secs(5))
         .max_buf_size(MAX_URI_BYTES + MAX_HEADER_BYTES + 8192);
     tokio::pin!(shutdown);
     loop {
@@ -201,24 +210,47 @@ pub async fn serve(
             () = &mut shutdown => break,
         };
         let Ok(slot) = connections.clone().try_acquire_owned() else {
-            log::refused(&format!(
-                "connection from {peer} closed: {} connections already open (the limit)",
-                options.max_connections
-            ));
+            let e = api::ApiError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                "too_many_connections",
+                format!(
+                    "{} connections already open (the limit, --max-connections); try again shortly",
+                    options.max_connections
+                ),
+            );
+            log::refused(&format!("connection from {peer} closed: {}", e.message()));
+            // (Said without reading the request, at once and without waiting: a client whose
+            // socket takes nothing gets nothing.)
+            let body = e.body();
+            let answer = format!(
+                "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 2\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.try_write(answer.as_bytes());
             drop(stream);
             continue;
         };
         let local = stream.local_addr().unwrap_or(addr);
         let app = app.clone();
+        let stream = head::Checked::new(stream, peer, options.header_timeout, options.body_timeout);
+        let shared = stream.shared().clone();
         let service = hyper::service::service_fn(
             move |mut request: axum::extract::Request<hyper::body::Incoming>| {
+                // (Until its answer is finished, a refused head after it waits.)
+                let answering = head::Answering::new(&shared);
                 request
                     .extensions_mut()
                     .insert(guard::Connection { local, peer });
                 let mut app = app.clone();
                 async move {
                     use tower_service::Service as _;
-                    app.call(request.map(axum::body::Body::new)).await
+                    let response = app.call(request.map(axum::body::Body::new)).await?;
+                    Ok::<_, std::convert::Infallible>(response.map(|inner| {
+                        axum::body::Body::new(head::Tracked {
+                            inner,
+                            _answering: answering,
+                        })
+                    }))
                 }
             },
         );
@@ -258,6 +290,11 @@ pub mod log {
 
     pub(crate) fn note(what: &str) {
         tracing::info!(target: "xqa::serve", "{what}");
+    }
+
+    /// What is routine (an idle connection closed): at debug level, not printed by [`Stderr`].
+    pub(crate) fn detail(what: &str) {
+        tracing::debug!(target: "xqa::serve", "{what}");
     }
 
     /// A `tracing` subscriber that prints the server's events (`xqa::serve`, info and above)

@@ -62,13 +62,18 @@ impl std::ops::Deref for AdjudicateReport {
 impl AdjudicateReport {
     /// The JSON object `xqa adjudicate --json` prints (pretty, without the final newline).
     pub fn to_json(&self) -> String {
-        let v = crate::report::rulings::adjudicate_json(
+        serde_json::to_string_pretty(&self.to_json_value()).expect("report serialises")
+    }
+
+    /// The JSON object of [`Self::to_json`], as a value (the server writes it out as it goes,
+    /// without holding its text).
+    pub fn to_json_value(&self) -> serde_json::Value {
+        crate::report::rulings::adjudicate_json(
             &self.report,
             &self.line.start,
             self.line.header(),
             self.line.error_json(),
-        );
-        serde_json::to_string_pretty(&v).expect("report serialises")
+        )
     }
 
     /// The text `xqa adjudicate` prints, in Chinese and English.

@@ -16,9 +16,13 @@ use std::path::PathBuf;
 /// one per game, for a file named `name`.
 pub fn validate(bytes: &[u8], name: &str) -> Vec<GameReport> {
     // (Game by game: only the reports are kept, not every game read.)
-    super::input::games_in(bytes, name)
-        .map(|entry| GameReport::of(&entry))
-        .collect()
+    validate_games(bytes, name).collect()
+}
+
+/// The report on every game of the record in `bytes`, one at a time as the games are read (the
+/// server writes each out before reading the next: memory stays that of one game).
+pub fn validate_games<'a>(bytes: &'a [u8], name: &'a str) -> impl Iterator<Item = GameReport> + 'a {
+    super::input::games_in(bytes, name).map(|entry| GameReport::of(&entry))
 }
 
 /// The reports as `xqa validate --json` prints them: one JSON object per line.

@@ -77,13 +77,18 @@ pub struct ClaimOutcome {
 impl ClaimOutcome {
     /// The report as `xqa claim --json` prints it (without the final newline).
     pub fn to_json(&self) -> String {
-        let v = crate::report::rulings::claim_json(
+        serde_json::to_string_pretty(&self.to_json_value()).expect("report serialises")
+    }
+
+    /// The JSON object of [`Self::to_json`], as a value (the server writes it out as it goes,
+    /// without holding its text).
+    pub fn to_json_value(&self) -> serde_json::Value {
+        crate::report::rulings::claim_json(
             &self.report,
             &self.line.start,
             self.line.header(),
             self.line.error_json(),
-        );
-        serde_json::to_string_pretty(&v).expect("report serialises")
+        )
     }
 
     /// The text report in `lang`.

@@ -37,7 +37,8 @@ mod show;
 pub use adjudicate::{AdjudicateOptions, AdjudicateReport, adjudicate, adjudicate_line};
 pub use batch::{
     ScreenRequest, convert, convert_game, convert_options, convert_paths, screen,
-    screen_json_lines, screen_options, screen_paths, validate, validate_json_lines, validate_paths,
+    screen_json_lines, screen_options, screen_paths, validate, validate_games, validate_json_lines,
+    validate_paths,
 };
 pub use claim::{ClaimOutcome, ClaimRequest, claim};
 pub use error::ServiceError;
@@ -51,6 +52,6 @@ pub use options::{
 };
 pub use perft::{MAX_THREADS, PerftReport, perft, thread_pool};
 pub use replay::{Step, position_after, replay, status_text};
-pub use review::{Review, ReviewPly, board, review};
+pub use review::{Review, ReviewPly, board, review, review_json};
 pub use sheet::{adjudicate_sheet, claim_sheet};
 pub use show::{ShowReport, show};

@@ -48,9 +48,19 @@ pub struct Review {
     pub status: Option<String>,
 }
 
-/// Lays out game `game` of a record (even a broken one, up to its bad move), or a FEN and
-/// moves.
-pub fn review(input: &GameInput) -> Result<Review, ServiceError> {
+/// What a review is made of, before its plies are laid out: the games listed, the line and its
+/// error.
+struct Parts {
+    games: Vec<GameReport>,
+    games_total: usize,
+    game: usize,
+    tags: Vec<(String, String)>,
+    start: Position,
+    moves: Vec<crate::Move>,
+    error: Option<serde_json::Value>,
+}
+
+fn parts(input: &GameInput) -> Result<Parts, ServiceError> {
     match input {
         GameInput::Record { bytes, name, game } => {
             // The games are read one at a time (a database of half a million games takes the
@@ -59,6 +69,9 @@ pub fn review(input: &GameInput) -> Result<Review, ServiceError> {
             let mut games_total = 0;
             let mut chosen = None;
             for entry in games_in(bytes, name) {
+                if crate::rules::search::cancelled() {
+                    return Err(ServiceError::usage("called off"));
+                }
                 games_total += 1;
                 if games.len() < GAMES_LISTED {
                     games.push(GameReport::of(&entry));
@@ -73,63 +86,148 @@ pub fn review(input: &GameInput) -> Result<Review, ServiceError> {
                     .err()
                     .unwrap_or_else(|| ServiceError::invalid(format!("no such game {game}"))));
             };
-            let entry = &entry;
-            let error = problem(entry)
+            let error = problem(&entry)
                 .filter(|e| e.kind != crate::record::error::kind::NO_MOVES)
                 .map(|e| schema::error_object(&e));
-            let mut out = lay_out(&entry.game.start, &entry.game.main_moves());
-            out.games = games;
-            out.games_total = games_total;
-            out.game = *game;
-            out.tags = entry.game.tags.clone();
-            out.error = error;
-            Ok(out)
+            Ok(Parts {
+                games,
+                games_total,
+                game: *game,
+                moves: entry.game.main_moves(),
+                start: entry.game.start,
+                tags: entry.game.tags,
+                error,
+            })
         }
         GameInput::File { path, game } => {
             let name = path.display().to_string();
             let bytes = std::fs::read(path).map_err(|e| super::unreadable(&name, &e))?;
-            review(&GameInput::record(bytes, name, *game))
+            parts(&GameInput::record(bytes, name, *game))
         }
         GameInput::Fen { .. } => {
             let line = load_line(input)?;
-            Ok(lay_out(&line.start, &line.moves))
+            Ok(Parts {
+                games: Vec::new(),
+                games_total: 0,
+                game: 0,
+                tags: Vec::new(),
+                start: line.start,
+                moves: line.moves,
+                error: None,
+            })
         }
     }
 }
 
-fn lay_out(start: &Position, moves: &[crate::Move]) -> Review {
-    let mut pos = *start;
-    let plies: Vec<ReviewPly> = super::replay(start, moves)
+/// Lays out game `game` of a record (even a broken one, up to its bad move), or a FEN and
+/// moves.
+pub fn review(input: &GameInput) -> Result<Review, ServiceError> {
+    let p = parts(input)?;
+    let mut pos = p.start;
+    let plies: Vec<ReviewPly> = super::replay(&p.start, &p.moves)
         .map(|s| {
             pos = s.after;
-            ReviewPly {
-                ply: s.ply,
-                iccs: s.mv.to_string(),
-                chinese: s.text(Notation::Chinese),
-                wxf: s.text(Notation::Wxf),
-                fen: s.after.fen(),
-            }
+            ply_of(&s)
         })
         .collect();
-    let status = super::status_text(&pos);
-    let mut legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
-    legal.sort();
-    Review {
-        games: Vec::new(),
-        games_total: 0,
-        game: 0,
-        tags: Vec::new(),
-        start_fen: start.fen(),
+    let (legal, status) = final_state(&pos);
+    Ok(Review {
+        games: p.games,
+        games_total: p.games_total,
+        game: p.game,
+        tags: p.tags,
+        start_fen: p.start.fen(),
         moves: plies
             .iter()
             .map(|p| p.iccs.as_str())
             .collect::<Vec<_>>()
             .join(" "),
         plies,
-        error: None,
+        error: p.error,
         legal,
         status,
+    })
+}
+
+/// The review of `input` written to `out` as its JSON (byte for byte `serde_json::to_string` of
+/// [`review`]'s answer), ply by ply as the line is laid out: the memory taken is that of the
+/// line's moves, not of its review (a 16 MB record of one line would take gigabytes laid out
+/// whole). Errors in the input are found before anything is written; an error of `out` is
+/// given back as a usage error naming it.
+pub fn review_json(input: &GameInput, out: &mut dyn std::io::Write) -> Result<(), ServiceError> {
+    let p = parts(input)?;
+    let failed =
+        |e: std::io::Error| ServiceError::usage(format!("the review could not be written: {e}"));
+    let json = |out: &mut dyn std::io::Write, v: &dyn erased::Json| v.write(out);
+    (|| -> std::io::Result<()> {
+        out.write_all(b"{\"games\":")?;
+        json(out, &p.games)?;
+        write!(
+            out,
+            ",\"games_total\":{},\"game\":{},\"tags\":",
+            p.games_total, p.game
+        )?;
+        json(out, &p.tags)?;
+        out.write_all(b",\"start_fen\":")?;
+        json(out, &p.start.fen())?;
+        out.write_all(b",\"plies\":[")?;
+        let mut pos = p.start;
+        for s in super::replay(&p.start, &p.moves) {
+            if s.ply > 1 {
+                out.write_all(b",")?;
+            }
+            json(out, &ply_of(&s))?;
+            pos = s.after;
+        }
+        out.write_all(b"],\"moves\":\"")?;
+        for (i, m) in p.moves.iter().enumerate() {
+            // (ICCS moves need no escaping.)
+            if i > 0 {
+                out.write_all(b" ")?;
+            }
+            write!(out, "{m}")?;
+        }
+        out.write_all(b"\",\"error\":")?;
+        json(out, &p.error)?;
+        let (legal, status) = final_state(&pos);
+        out.write_all(b",\"legal\":")?;
+        json(out, &legal)?;
+        out.write_all(b",\"status\":")?;
+        json(out, &status)?;
+        out.write_all(b"}")
+    })()
+    .map_err(failed)
+}
+
+/// serde_json's writer behind a trait object (the fields of a review have many types).
+mod erased {
+    pub(super) trait Json {
+        fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()>;
     }
+
+    impl<T: serde::Serialize> Json for T {
+        fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+            serde_json::to_writer(out, self).map_err(std::io::Error::other)
+        }
+    }
+}
+
+fn ply_of(s: &super::Step) -> ReviewPly {
+    ReviewPly {
+        ply: s.ply,
+        iccs: s.mv.to_string(),
+        chinese: s.text(Notation::Chinese),
+        wxf: s.text(Notation::Wxf),
+        fen: s.after.fen(),
+    }
+}
+
+/// The legal moves (ICCS, sorted) and the status (check, mate...) of the line's last position.
+fn final_state(pos: &Position) -> (Vec<String>, Option<String>) {
+    let status = super::status_text(pos);
+    let mut legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    legal.sort();
+    (legal, status)
 }
 
 /// The board of a position as the SVG picture `show --svg` draws, with marks.

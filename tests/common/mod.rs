@@ -130,3 +130,42 @@ pub fn serve(extra: &[&str], prefix: &str) -> (std::process::Child, String) {
     std::thread::spawn(move || for _ in lines {});
     (child, url)
 }
+
+/// A scratch directory of one test (`xqa-TAG-PID` under the system's temporary directory),
+/// created empty and removed with everything in it when the guard is dropped, whether the test
+/// passed or panicked (a failing test's unwinding drops it too), so that runs leave nothing
+/// behind.
+pub struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    pub fn new(tag: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("xqa-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)
+            .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+        Scratch(dir)
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
