@@ -7,12 +7,14 @@
 //! played again and again); the report gives one [`Cycle`] per episode, judged on its last loop.
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 use serde::Serialize;
 
 use crate::position::Position;
 use crate::rules::nature::{ChaseTarget, MoveNature, NatureKind, WinHow};
 use crate::rules::profile::{OccurrenceCounting, Profile, VerdictTable};
+use crate::rules::search::ZobristHasher;
 use crate::types::{Color, Move, Role, Square};
 
 /// The ruling on a cycle.
@@ -673,7 +675,9 @@ pub fn find_cycles(
 
     // (start_ply, end_ply, length) of each episode.
     let mut episodes: Vec<(usize, usize, usize)> = Vec::new();
-    let mut last_seen: HashMap<u64, usize> = HashMap::new();
+    // (Zobrist keys need no SipHash.)
+    let mut last_seen: HashMap<u64, usize, BuildHasherDefault<ZobristHasher>> =
+        HashMap::with_capacity_and_hasher(keys.len(), Default::default());
     let mut prev_len: Option<usize> = None;
     for (ply, &k) in keys.iter().enumerate() {
         let len = last_seen.get(&k).map(|&j| ply - j);
