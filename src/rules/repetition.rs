@@ -649,6 +649,61 @@ fn mutual_play_window(
     (turned && facts(other.color, &w, after, profile, None).forbidden).then_some(w)
 }
 
+/// The repetition episodes of a line, from the keys of its positions (`keys[ply]` the key after
+/// `ply` moves): (start_ply, end_ply, length) of each.
+fn episodes(keys: &[u64]) -> Vec<(usize, usize, usize)> {
+    let mut episodes: Vec<(usize, usize, usize)> = Vec::new();
+    // (Zobrist keys need no SipHash.)
+    let mut last_seen: HashMap<u64, usize, BuildHasherDefault<ZobristHasher>> =
+        HashMap::with_capacity_and_hasher(keys.len(), Default::default());
+    let mut prev_len: Option<usize> = None;
+    for (ply, &k) in keys.iter().enumerate() {
+        let len = last_seen.get(&k).map(|&j| ply - j);
+        match (len, prev_len) {
+            (Some(l), Some(pl)) if l == pl && episodes.last().is_some_and(|e| e.1 + 1 == ply) => {
+                episodes.last_mut().expect("episode").1 = ply;
+            }
+            (Some(l), _) => episodes.push((ply - l, ply, l)),
+            _ => {}
+        }
+        prev_len = len;
+        last_seen.insert(k, ply);
+    }
+    episodes
+}
+
+/// The ply from which the position of `end_ply` has been repeated, a loop of `len` plies ending
+/// there: back from the end over the earlier stands of the position, each at most two loop
+/// lengths before the next (the whole repeated play).
+fn repeated_from(keys: &[u64], end_ply: usize, len: usize) -> usize {
+    let mut first = end_ply;
+    while let Some(j) = (first.saturating_sub(2 * len)..first).find(|&j| keys[j] == keys[end_ply]) {
+        first = j;
+    }
+    first
+}
+
+/// The moves of the line whose natures [`find_cycles`] reads (`true` at their index): those of
+/// the last loop of each repetition episode and of the whole repeated play before it. The
+/// cycles, their patterns and rulings are the same when only these moves are judged (a nature
+/// is judged on the position before the move and the one before the opponent's last move,
+/// never on the natures of other moves: see `try_classify_line`).
+pub fn plies_ruled_on(start: &Position, moves: &[Move]) -> Vec<bool> {
+    let mut keys = Vec::with_capacity(moves.len() + 1);
+    let mut pos = *start;
+    keys.push(pos.key());
+    for &m in moves {
+        pos.play_unchecked(m);
+        keys.push(pos.key());
+    }
+    let mut out = vec![false; moves.len()];
+    for (_, end_ply, len) in episodes(&keys) {
+        let first = repeated_from(&keys, end_ply, len).min(end_ply - len);
+        out[first..end_ply].fill(true);
+    }
+    out
+}
+
 /// Every repetition episode of the line. `natures` has one entry per move of `moves`.
 pub fn find_cycles(
     start: &Position,
@@ -673,26 +728,7 @@ pub fn find_cycles(
     let from_initial_array =
         start.to_setup().board == Position::start().to_setup().board && start.turn() == Color::Red;
 
-    // (start_ply, end_ply, length) of each episode.
-    let mut episodes: Vec<(usize, usize, usize)> = Vec::new();
-    // (Zobrist keys need no SipHash.)
-    let mut last_seen: HashMap<u64, usize, BuildHasherDefault<ZobristHasher>> =
-        HashMap::with_capacity_and_hasher(keys.len(), Default::default());
-    let mut prev_len: Option<usize> = None;
-    for (ply, &k) in keys.iter().enumerate() {
-        let len = last_seen.get(&k).map(|&j| ply - j);
-        match (len, prev_len) {
-            (Some(l), Some(pl)) if l == pl && episodes.last().is_some_and(|e| e.1 + 1 == ply) => {
-                episodes.last_mut().expect("episode").1 = ply;
-            }
-            (Some(l), _) => episodes.push((ply - l, ply, l)),
-            _ => {}
-        }
-        prev_len = len;
-        last_seen.insert(k, ply);
-    }
-
-    episodes
+    episodes(&keys)
         .into_iter()
         .map(|(start_ply, end_ply, len)| {
             let visits = keys[..=end_ply].iter().filter(|&&k| k == keys[end_ply]).count() as u32;
@@ -703,14 +739,7 @@ pub fn find_cycles(
             };
             let window = &natures[end_ply - len..end_ply];
             let after = &positions[end_ply - len + 1..=end_ply];
-            // The whole repeated play: back from the end over the earlier stands of the
-            // position, each at most two loop lengths before the next.
-            let mut first = end_ply;
-            while let Some(j) = (first.saturating_sub(2 * len)..first)
-                .find(|&j| keys[j] == keys[end_ply])
-            {
-                first = j;
-            }
+            let first = repeated_from(&keys, end_ply, len);
             let repeated = (first < end_ply - len)
                 .then(|| (&natures[first..end_ply], &positions[first + 1..=end_ply]));
             let mut red = facts(Color::Red, window, after, profile, repeated);

@@ -22,6 +22,23 @@ pub fn try_classify_line(
     moves: &[Move],
     profile: &Profile,
 ) -> Result<Vec<MoveNature>, (Vec<MoveNature>, IllegalMove)> {
+    try_classify_line_where(start, moves, profile, |_| true)
+}
+
+/// As [`try_classify_line`], but only the moves whose index `judge` accepts are judged: each
+/// other move gets an unjudged stand-in (idle, no targets, no nodes) that nothing may read. Every
+/// move is still checked for legality. A judged move gets the nature [`try_classify_line`] gives
+/// it: a nature is judged on the position before the move and the one before the opponent's
+/// last move, never on the natures of other moves (the analyser's tables are caches by position;
+/// only the search nodes spent may differ). `xqa screen` judges only the moves its repetition
+/// cycles read ([`crate::rules::repetition::plies_ruled_on`]).
+#[allow(clippy::type_complexity)]
+pub fn try_classify_line_where(
+    start: &Position,
+    moves: &[Move],
+    profile: &Profile,
+    judge: impl Fn(usize) -> bool,
+) -> Result<Vec<MoveNature>, (Vec<MoveNature>, IllegalMove)> {
     let mut analyzer = Analyzer::new(profile);
     let mut out: Vec<MoveNature> = Vec::with_capacity(moves.len());
     let mut pos = *start;
@@ -60,6 +77,20 @@ pub fn try_classify_line(
             mv: m,
         };
         let nature = match seen.get(&key) {
+            _ if !judge(index) => {
+                // (As for a reused nature: the next move may read the position before this one.)
+                analyzer.standing_before = Some((pos, None));
+                MoveNature {
+                    mv: m,
+                    side: pos.turn(),
+                    kind: NatureKind::Idle,
+                    idle_kind: None,
+                    targets: Vec::new(),
+                    pawn_targets: Vec::new(),
+                    capture: pos.piece_at(m.to),
+                    nodes: 0,
+                }
+            }
             Some(&i) => {
                 let n = out[i].clone();
                 // The analyser keeps the position before each move it classifies (the
