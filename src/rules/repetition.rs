@@ -824,3 +824,53 @@ pub fn find_cycles(
 pub fn final_verdict(cycles: &[Cycle]) -> Verdict {
     cycles.last().map_or(Verdict::None, |c| c.verdict)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::nature::try_classify_line;
+
+    /// `find_cycles` reads the natures of the moves [`plies_ruled_on`] marks and no other: with
+    /// every other move's nature made a check, the cycles of the real games of the rules tests
+    /// (each with a repetition) are the same, under both rulebooks.
+    #[test]
+    fn cycles_read_only_the_plies_ruled_on() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/rules/games.jsonl");
+        let text = std::fs::read_to_string(path).expect("games.jsonl");
+        let (mut marked, mut total, mut with_cycles) = (0, 0, 0);
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let v: serde_json::Value = serde_json::from_str(line).expect("json");
+            let start = Position::from_fen(v["fen"].as_str().expect("fen")).expect("fen");
+            let moves: Vec<Move> = v["moves"]
+                .as_str()
+                .expect("moves")
+                .split_whitespace()
+                .map(|m| Move::parse_iccs(m).expect("iccs"))
+                .collect();
+            let ruled = plies_ruled_on(&start, &moves);
+            marked += ruled.iter().filter(|&&r| r).count();
+            total += moves.len();
+            for profile in [Profile::cxa(), Profile::axf()] {
+                let natures = try_classify_line(&start, &moves, &profile).expect("legal");
+                let mut blurred = natures.clone();
+                for (n, &r) in blurred.iter_mut().zip(&ruled) {
+                    if !r {
+                        n.kind = NatureKind::Check;
+                        n.targets.clear();
+                        n.pawn_targets.clear();
+                    }
+                }
+                let json = |c: Vec<Cycle>| serde_json::to_string(&c).expect("cycles");
+                let cycles = find_cycles(&start, &moves, &natures, &profile);
+                with_cycles += usize::from(!cycles.is_empty());
+                assert_eq!(
+                    json(cycles),
+                    json(find_cycles(&start, &moves, &blurred, &profile))
+                );
+            }
+        }
+        // (The games repeat, but most of their moves do not.)
+        assert!(with_cycles > 80, "{with_cycles}");
+        assert!(marked > 0 && marked < total / 2, "{marked} of {total}");
+    }
+}
