@@ -687,16 +687,20 @@ fn repeated_from(keys: &[u64], end_ply: usize, len: usize) -> usize {
 /// the last loop of each repetition episode and of the whole repeated play before it. The
 /// cycles, their patterns and rulings are the same when only these moves are judged (a nature
 /// is judged on the position before the move and the one before the opponent's last move,
-/// never on the natures of other moves: see `try_classify_line`).
+/// never on the natures of other moves: see `try_classify_line`). The line is read up to its
+/// first illegal move (the answer is that long), as the classifier reads it.
 pub fn plies_ruled_on(start: &Position, moves: &[Move]) -> Vec<bool> {
     let mut keys = Vec::with_capacity(moves.len() + 1);
     let mut pos = *start;
     keys.push(pos.key());
     for &m in moves {
+        if !pos.is_legal(m) {
+            break;
+        }
         pos.play_unchecked(m);
         keys.push(pos.key());
     }
-    let mut out = vec![false; moves.len()];
+    let mut out = vec![false; keys.len() - 1];
     for (_, end_ply, len) in episodes(&keys) {
         let first = repeated_from(&keys, end_ply, len).min(end_ply - len);
         out[first..end_ply].fill(true);

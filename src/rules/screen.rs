@@ -114,22 +114,10 @@ impl GameScreen {
         // Only the moves whose natures the cycles read are judged (the rest of a game, which
         // repeats nothing, costs a legality check a move), unless the natural move limit
         // counts every move's nature.
-        let judged = if options.limit.is_some() {
-            None
-        } else {
-            let mut pos = game.start;
-            let legal = moves
-                .iter()
-                .take_while(|&&m| {
-                    let ok = pos.is_legal(m);
-                    if ok {
-                        pos.play_unchecked(m);
-                    }
-                    ok
-                })
-                .count();
-            Some(plies_ruled_on(&game.start, &moves[..legal]))
-        };
+        let judged = options
+            .limit
+            .is_none()
+            .then(|| plies_ruled_on(&game.start, &moves));
         let judge = |i: usize| {
             judged
                 .as_ref()
