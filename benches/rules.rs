@@ -4,7 +4,7 @@
 //! - `classify_line/real_games`: every move of the long real games of
 //!   tests/data/rules/games.jsonl classified under the CXA profile.
 //! - `screen/sample`: what `xqa screen --threads 1` does per game ([`GameScreen::of`]: every move
-//!   classified, the repetition cycles ruled on) on tests/data/rules/screen_sample.jsonl, every
+//!   checked for legality, the moves the repetition cycles read classified, the cycles ruled on) on tests/data/rules/screen_sample.jsonl, every
 //!   sixth game of the shared collection (the screening target's own mix of games), on one thread.
 //! - `worst_case/cycle_20` and `worst_case/cycle_2000`: the ruling ([`adjudicate::adjudicate`]:
 //!   every move classified, every cycle ruled on) of a 23-piece position whose four-move cycle

@@ -7,12 +7,14 @@
 //! played again and again); the report gives one [`Cycle`] per episode, judged on its last loop.
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 use serde::Serialize;
 
 use crate::position::Position;
 use crate::rules::nature::{ChaseTarget, MoveNature, NatureKind, WinHow};
 use crate::rules::profile::{OccurrenceCounting, Profile, VerdictTable};
+use crate::rules::search::ZobristHasher;
 use crate::types::{Color, Move, Role, Square};
 
 /// The ruling on a cycle.
@@ -647,6 +649,65 @@ fn mutual_play_window(
     (turned && facts(other.color, &w, after, profile, None).forbidden).then_some(w)
 }
 
+/// The repetition episodes of a line, from the keys of its positions (`keys[ply]` the key after
+/// `ply` moves): (start_ply, end_ply, length) of each.
+fn episodes(keys: &[u64]) -> Vec<(usize, usize, usize)> {
+    let mut episodes: Vec<(usize, usize, usize)> = Vec::new();
+    // (Zobrist keys need no SipHash.)
+    let mut last_seen: HashMap<u64, usize, BuildHasherDefault<ZobristHasher>> =
+        HashMap::with_capacity_and_hasher(keys.len(), Default::default());
+    let mut prev_len: Option<usize> = None;
+    for (ply, &k) in keys.iter().enumerate() {
+        let len = last_seen.get(&k).map(|&j| ply - j);
+        match (len, prev_len) {
+            (Some(l), Some(pl)) if l == pl && episodes.last().is_some_and(|e| e.1 + 1 == ply) => {
+                episodes.last_mut().expect("episode").1 = ply;
+            }
+            (Some(l), _) => episodes.push((ply - l, ply, l)),
+            _ => {}
+        }
+        prev_len = len;
+        last_seen.insert(k, ply);
+    }
+    episodes
+}
+
+/// The ply from which the position of `end_ply` has been repeated, a loop of `len` plies ending
+/// there: back from the end over the earlier stands of the position, each at most two loop
+/// lengths before the next (the whole repeated play).
+fn repeated_from(keys: &[u64], end_ply: usize, len: usize) -> usize {
+    let mut first = end_ply;
+    while let Some(j) = (first.saturating_sub(2 * len)..first).find(|&j| keys[j] == keys[end_ply]) {
+        first = j;
+    }
+    first
+}
+
+/// The moves of the line whose natures [`find_cycles`] reads (`true` at their index): those of
+/// the last loop of each repetition episode and of the whole repeated play before it. The
+/// cycles, their patterns and rulings are the same when only these moves are judged (a nature
+/// is judged on the position before the move and the one before the opponent's last move,
+/// never on the natures of other moves: see `try_classify_line`). The line is read up to its
+/// first illegal move (the answer is that long), as the classifier reads it.
+pub fn plies_ruled_on(start: &Position, moves: &[Move]) -> Vec<bool> {
+    let mut keys = Vec::with_capacity(moves.len() + 1);
+    let mut pos = *start;
+    keys.push(pos.key());
+    for &m in moves {
+        if !pos.is_legal(m) {
+            break;
+        }
+        pos.play_unchecked(m);
+        keys.push(pos.key());
+    }
+    let mut out = vec![false; keys.len() - 1];
+    for (_, end_ply, len) in episodes(&keys) {
+        let first = repeated_from(&keys, end_ply, len).min(end_ply - len);
+        out[first..end_ply].fill(true);
+    }
+    out
+}
+
 /// Every repetition episode of the line. `natures` has one entry per move of `moves`.
 pub fn find_cycles(
     start: &Position,
@@ -671,24 +732,7 @@ pub fn find_cycles(
     let from_initial_array =
         start.to_setup().board == Position::start().to_setup().board && start.turn() == Color::Red;
 
-    // (start_ply, end_ply, length) of each episode.
-    let mut episodes: Vec<(usize, usize, usize)> = Vec::new();
-    let mut last_seen: HashMap<u64, usize> = HashMap::new();
-    let mut prev_len: Option<usize> = None;
-    for (ply, &k) in keys.iter().enumerate() {
-        let len = last_seen.get(&k).map(|&j| ply - j);
-        match (len, prev_len) {
-            (Some(l), Some(pl)) if l == pl && episodes.last().is_some_and(|e| e.1 + 1 == ply) => {
-                episodes.last_mut().expect("episode").1 = ply;
-            }
-            (Some(l), _) => episodes.push((ply - l, ply, l)),
-            _ => {}
-        }
-        prev_len = len;
-        last_seen.insert(k, ply);
-    }
-
-    episodes
+    episodes(&keys)
         .into_iter()
         .map(|(start_ply, end_ply, len)| {
             let visits = keys[..=end_ply].iter().filter(|&&k| k == keys[end_ply]).count() as u32;
@@ -699,14 +743,7 @@ pub fn find_cycles(
             };
             let window = &natures[end_ply - len..end_ply];
             let after = &positions[end_ply - len + 1..=end_ply];
-            // The whole repeated play: back from the end over the earlier stands of the
-            // position, each at most two loop lengths before the next.
-            let mut first = end_ply;
-            while let Some(j) = (first.saturating_sub(2 * len)..first)
-                .find(|&j| keys[j] == keys[end_ply])
-            {
-                first = j;
-            }
+            let first = repeated_from(&keys, end_ply, len);
             let repeated = (first < end_ply - len)
                 .then(|| (&natures[first..end_ply], &positions[first + 1..=end_ply]));
             let mut red = facts(Color::Red, window, after, profile, repeated);
@@ -790,4 +827,54 @@ pub fn find_cycles(
 /// The ruling on the most recent cycle, or [`Verdict::None`].
 pub fn final_verdict(cycles: &[Cycle]) -> Verdict {
     cycles.last().map_or(Verdict::None, |c| c.verdict)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::nature::try_classify_line;
+
+    /// `find_cycles` reads the natures of the moves [`plies_ruled_on`] marks and no other: with
+    /// every other move's nature made a check, the cycles of the real games of the rules tests
+    /// (each with a repetition) are the same, under both rulebooks.
+    #[test]
+    fn cycles_read_only_the_plies_ruled_on() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/rules/games.jsonl");
+        let text = std::fs::read_to_string(path).expect("games.jsonl");
+        let (mut marked, mut total, mut with_cycles) = (0, 0, 0);
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let v: serde_json::Value = serde_json::from_str(line).expect("json");
+            let start = Position::from_fen(v["fen"].as_str().expect("fen")).expect("fen");
+            let moves: Vec<Move> = v["moves"]
+                .as_str()
+                .expect("moves")
+                .split_whitespace()
+                .map(|m| Move::parse_iccs(m).expect("iccs"))
+                .collect();
+            let ruled = plies_ruled_on(&start, &moves);
+            marked += ruled.iter().filter(|&&r| r).count();
+            total += moves.len();
+            for profile in [Profile::cxa(), Profile::axf()] {
+                let natures = try_classify_line(&start, &moves, &profile).expect("legal");
+                let mut blurred = natures.clone();
+                for (n, &r) in blurred.iter_mut().zip(&ruled) {
+                    if !r {
+                        n.kind = NatureKind::Check;
+                        n.targets.clear();
+                        n.pawn_targets.clear();
+                    }
+                }
+                let json = |c: Vec<Cycle>| serde_json::to_string(&c).expect("cycles");
+                let cycles = find_cycles(&start, &moves, &natures, &profile);
+                with_cycles += usize::from(!cycles.is_empty());
+                assert_eq!(
+                    json(cycles),
+                    json(find_cycles(&start, &moves, &blurred, &profile))
+                );
+            }
+        }
+        // (The games repeat, but most of their moves do not.)
+        assert!(with_cycles > 80, "{with_cycles}");
+        assert!(marked > 0 && marked < total / 2, "{marked} of {total}");
+    }
 }

@@ -1,10 +1,12 @@
 //! Screening whole databases for rule incidents (`xqa screen`; the driver and its report are in
 //! `crate::report::screen`): every game of the records is
-//! read, the nature of every move of its main line judged and its repetition cycles ruled on, in
+//! read, its main line replayed and its repetition cycles ruled on, in
 //! parallel on the current rayon pool, and the games with an incident are reported in input order.
 //!
 //! An incident is a repetition cycle whose ruling is that one side must vary (长打 against
-//! allowed play), or a cycle or move the search budget could not decide. Drawn cycles are listed
+//! allowed play), or a cycle or move the search budget could not decide. Only the moves whose
+//! natures a ruling reads are judged: those of the repetition cycles (and every move for the
+//! natural move limit); the rest of a game costs a legality check a move. Drawn cycles are listed
 //! too with [`ScreenOptions::draws`]. A record that cannot be read or replayed to the end is
 //! screened as far as it goes and its error is reported with the game.
 
@@ -16,9 +18,9 @@ use crate::record::game::GameEntry;
 use crate::report::problem;
 use crate::rules::event::{EarlyDraw, early_draw};
 use crate::rules::limit::{ClaimOptions, claim_with_natures};
-use crate::rules::nature::{NatureKind, try_classify_line};
+use crate::rules::nature::{NatureKind, try_classify_line_where};
 use crate::rules::profile::Profile;
-use crate::rules::repetition::{Cycle, Verdict, find_cycles};
+use crate::rules::repetition::{Cycle, Verdict, find_cycles, plies_ruled_on};
 use crate::types::{Color, Move};
 
 /// What to screen for.
@@ -86,7 +88,9 @@ pub struct GameScreen {
     /// The input could not be read at all (missing file, I/O error).
     #[serde(skip)]
     pub unreadable: bool,
-    /// Plies (1-based) whose nature the search budget could not decide.
+    /// Plies (1-based) whose nature the search budget could not decide, among the moves judged:
+    /// those whose natures the repetition cycles read (with [`ScreenOptions::limit`], every
+    /// move). A move of a game that repeats nothing rules on nothing and is not judged.
     pub undetermined: Vec<usize>,
     pub incidents: Vec<Incident>,
     /// Natural move limit claims that would be valid (with [`ScreenOptions::limit`]).
@@ -107,7 +111,19 @@ impl GameScreen {
         let mut error = problem(entry)
             .filter(|e| e.kind != crate::record::error::kind::NO_MOVES)
             .map(|e| e.to_string());
-        let natures = match try_classify_line(&game.start, &moves, &options.profile) {
+        // Only the moves whose natures the cycles read are judged (the rest of a game, which
+        // repeats nothing, costs a legality check a move), unless the natural move limit
+        // counts every move's nature.
+        let judged = options
+            .limit
+            .is_none()
+            .then(|| plies_ruled_on(&game.start, &moves));
+        let judge = |i: usize| {
+            judged
+                .as_ref()
+                .is_none_or(|j| j.get(i).copied().unwrap_or(true))
+        };
+        let natures = match try_classify_line_where(&game.start, &moves, &options.profile, judge) {
             Ok(n) => n,
             Err((n, e)) => {
                 error.get_or_insert_with(|| e.to_string());

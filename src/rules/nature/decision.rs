@@ -2,7 +2,9 @@
 //! heaviest nature wins), with the answer-to-check rule, and the line classifier.
 
 use super::*;
+use crate::rules::search::ZobristHasher;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// The nature of every move of `moves` played from `start`, one per move. The line must be legal;
 /// classification stops at the first illegal move (use [`try_classify_line`] to get the error).
@@ -20,6 +22,23 @@ pub fn try_classify_line(
     moves: &[Move],
     profile: &Profile,
 ) -> Result<Vec<MoveNature>, (Vec<MoveNature>, IllegalMove)> {
+    try_classify_line_where(start, moves, profile, |_| true)
+}
+
+/// As [`try_classify_line`], but only the moves whose index `judge` accepts are judged: each
+/// other move gets an unjudged stand-in (idle, no targets, no nodes) that nothing may read. Every
+/// move is still checked for legality. A judged move gets the nature [`try_classify_line`] gives
+/// it: a nature is judged on the position before the move and the one before the opponent's
+/// last move, never on the natures of other moves (the analyser's tables are caches by position;
+/// only the search nodes spent may differ). `xqa screen` judges only the moves its repetition
+/// cycles read ([`crate::rules::repetition::plies_ruled_on`]).
+#[allow(clippy::type_complexity)]
+pub fn try_classify_line_where(
+    start: &Position,
+    moves: &[Move],
+    profile: &Profile,
+    judge: impl Fn(usize) -> bool,
+) -> Result<Vec<MoveNature>, (Vec<MoveNature>, IllegalMove)> {
     let mut analyzer = Analyzer::new(profile);
     let mut out: Vec<MoveNature> = Vec::with_capacity(moves.len());
     let mut pos = *start;
@@ -29,7 +48,8 @@ pub fn try_classify_line(
     // one (newness, 自毙 and the protector's duties look one move back, never further). A
     // repeated (position, move) in a repetition cycle has the nature it had: without this, a
     // long perpetual cost its full analysis on every ply (issue 21, item 4).
-    let mut seen: HashMap<NatureKey, usize> = HashMap::new();
+    let mut seen: HashMap<NatureKey, usize, BuildHasherDefault<ZobristHasher>> =
+        HashMap::with_capacity_and_hasher(moves.len(), Default::default());
     let mut prev_key = 0u64;
     for (index, &m) in moves.iter().enumerate() {
         // An analysis called off (see `search::cancellable`: a deadline, a client gone) stops
@@ -57,6 +77,20 @@ pub fn try_classify_line(
             mv: m,
         };
         let nature = match seen.get(&key) {
+            _ if !judge(index) => {
+                // (As for a reused nature: the next move may read the position before this one.)
+                analyzer.standing_before = Some((pos, None));
+                MoveNature {
+                    mv: m,
+                    side: pos.turn(),
+                    kind: NatureKind::Idle,
+                    idle_kind: None,
+                    targets: Vec::new(),
+                    pawn_targets: Vec::new(),
+                    capture: pos.piece_at(m.to),
+                    nodes: 0,
+                }
+            }
             Some(&i) => {
                 let n = out[i].clone();
                 // The analyser keeps the position before each move it classifies (the
@@ -78,13 +112,24 @@ pub fn try_classify_line(
 }
 
 /// What the nature of a move in a line is a function of (see [`try_classify_line`]).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct NatureKey {
     /// The key of the position before the opponent's last move (0 at the start of the line).
     before_prev: u64,
     prev: Option<Move>,
     before: u64,
     mv: Move,
+}
+
+/// One word for the [`ZobristHasher`] (a key per move of the line: SipHash cost more than the
+/// lookup saves): the Zobrist keys are already random, the moves are mixed in.
+impl Hash for NatureKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let mv = |m: Move| u64::from(m.from as u8) << 8 | u64::from(m.to as u8);
+        let prev = self.prev.map_or(0xFFFF, mv);
+        let moves = (mv(self.mv) << 16 | prev).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        state.write_u64(self.before ^ self.before_prev.rotate_left(29) ^ moves);
+    }
 }
 
 impl Analyzer<'_> {

@@ -61,7 +61,7 @@ mod threats;
 mod two_step;
 
 use checks::ReplyLog;
-pub use decision::{classify_line, try_classify_line};
+pub use decision::{classify_line, try_classify_line, try_classify_line_where};
 pub use material::Mat;
 use material::{Refute, attacked_squares};
 use newness::made_by_move;
