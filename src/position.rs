@@ -395,6 +395,20 @@ impl Position {
         out
     }
 
+    /// This position with the piece on `sq` (if any) taken off the board, the same side to
+    /// move: unchecked, like [`Position::from_setup_unchecked`] (the result may leave a side in
+    /// check or without its general). The rules' analysis asks what a piece does by reading
+    /// the board without it (a joint chase: take one piece away and the threat is gone).
+    pub fn without(&self, sq: Square) -> Position {
+        let mut pos = *self;
+        if let Some(p) = self.piece_at(sq) {
+            pos.remove(sq, p);
+            pos.key ^= zobrist_piece(p, sq);
+        }
+        debug_assert_eq!(pos.key, pos.compute_key());
+        pos
+    }
+
     #[inline]
     fn put(&mut self, sq: Square, p: Piece) {
         self.board[sq as usize] = code(p);

@@ -117,9 +117,7 @@ impl Analyzer<'_> {
         sq: Square,
         t: &Threat,
     ) -> Result<bool, Exhausted> {
-        let mut setup = q.to_setup();
-        setup.board[sq as usize] = None;
-        let p = Position::from_setup_unchecked(&setup);
+        let p = q.without(sq);
         for m in Self::captures_shielded(&p, q, t.square) {
             // With the general/pawn-alone rule, their captures alone are no chase.
             if self.profile.king_pawn_alone_idle
@@ -172,9 +170,7 @@ impl Analyzer<'_> {
         let king = q.king(them);
         let mut out = Bitboard::EMPTY;
         for p in Self::pseudo_capturers(q, s, them) - q.pieces(them, Role::King) {
-            let mut setup = q.to_setup();
-            setup.board[p as usize] = None;
-            let without = Position::from_setup_unchecked(&setup);
+            let without = q.without(p);
             out |= without.attackers(king, us);
         }
         out - q.attackers(king, us) - q.pieces(us, Role::King)
@@ -185,9 +181,7 @@ impl Analyzer<'_> {
     pub(super) fn attack_bearing(q: &Position, t: &Threat) -> Bitboard {
         let us = q.turn();
         let capturer = t.first.from;
-        let mut setup = q.to_setup();
-        setup.board[capturer as usize] = None;
-        let without = Position::from_setup_unchecked(&setup);
+        let without = q.without(capturer);
         Self::pseudo_capturers(q, t.square, us)
             | Self::pseudo_capturers(&without, t.square, us)
             | Bitboard::from_square(capturer)

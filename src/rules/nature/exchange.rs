@@ -151,9 +151,7 @@ impl Analyzer<'_> {
     /// Whether the side to move of `q` wins the enemy piece on `y` by a capture or exchange on
     /// its square with its own piece on `x` taken off the board.
     fn won_without(&mut self, q: &Position, x: Square, y: Square) -> Result<bool, Exhausted> {
-        let mut setup = q.to_setup();
-        setup.board[x as usize] = None;
-        let without = Position::from_setup_unchecked(&setup);
+        let without = q.without(x);
         if without.null_move().is_check() {
             return Ok(true);
         }

@@ -71,9 +71,7 @@ impl Analyzer<'_> {
         if lost.is_empty() {
             return false;
         }
-        let mut setup = after.to_setup();
-        setup.board[m.to as usize] = None;
-        let without = Position::from_setup_unchecked(&setup);
+        let without = after.without(m.to);
         // Reached before the move and with the moved piece off its new square, not with it.
         (lost & attacked_squares(&without, them)).any()
     }

@@ -487,9 +487,7 @@ impl Analyzer<'_> {
         if level <= old_level || q.piece_at(guard).is_none_or(|p| p.role == Role::King) {
             return Ok(None);
         }
-        let mut setup = q.to_setup();
-        setup.board[guard as usize] = None;
-        let without = Position::from_setup_unchecked(&setup);
+        let without = q.without(guard);
         if without.is_check() {
             return Ok(None);
         }
@@ -540,9 +538,7 @@ impl Analyzer<'_> {
                 pieces |= attacks::between(p, t.square) & q.by_color(us);
             }
         }
-        let mut setup = q.to_setup();
-        setup.board[guard as usize] = None;
-        let without = Position::from_setup_unchecked(&setup).null_move();
+        let without = q.without(guard).null_move();
         let opp = q.null_move();
         let mut found = None;
         for x in pieces.without(guard) {

@@ -291,9 +291,7 @@ impl Analyzer<'_> {
         if ours.is_empty() {
             return Ok(true);
         }
-        let mut setup = q.to_setup();
-        setup.board[post as usize] = None;
-        let without = Position::from_setup_unchecked(&setup).null_move();
+        let without = q.without(post).null_move();
         if without.is_check() || without.null_move().is_check() {
             return Ok(true);
         }
@@ -330,9 +328,7 @@ impl Analyzer<'_> {
     /// off the board, no series of checks wins `s` any more (RULES.md §2, joint chase: take one
     /// away and the threat is gone). A piece whose removal would leave us in check is needed.
     fn needed_for_checks(&mut self, q: &Position, c: Square, s: Square) -> Result<bool, Exhausted> {
-        let mut setup = q.to_setup();
-        setup.board[c as usize] = None;
-        let without = Position::from_setup_unchecked(&setup);
+        let without = q.without(c);
         if without.null_move().is_check() {
             return Ok(true);
         }
@@ -377,11 +373,7 @@ impl Analyzer<'_> {
         if checkers.is_empty() {
             return Ok(Vec::new());
         }
-        let mut setup = before.to_setup();
-        for c in checkers {
-            setup.board[c as usize] = None;
-        }
-        let freed = Position::from_setup_unchecked(&setup);
+        let freed = checkers.into_iter().fold(*before, |p, c| p.without(c));
         self.threats_within(&freed, within)
     }
 }
