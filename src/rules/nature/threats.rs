@@ -288,7 +288,13 @@ impl Analyzer<'_> {
             return Ok(Self::duty_cost_within_gain(gain, cost));
         }
         let ours = q.by_color(us).without(post) - q.pieces(us, Role::King);
-        if ours.is_empty() {
+        // The cost is the worth of one of these pieces: a series that nets at least the
+        // dearest of them covers any duty, with nothing to read.
+        let dearest = ours
+            .into_iter()
+            .filter_map(|s| q.piece_at(s).map(|p| self.scalar(self.mat(p))))
+            .max();
+        if dearest.is_none_or(|d| Self::duty_cost_within_gain(gain, d)) {
             return Ok(true);
         }
         let without = q.without(post).null_move();
