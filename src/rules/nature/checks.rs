@@ -217,11 +217,10 @@ impl Analyzer<'_> {
                 }
                 // (Checking a win found: what the opponent newly wins back after the capture
                 // counts, [`Self::check_win_keeps_its_pieces`].)
-                if let Some(base) = self.answer_base {
-                    let answer = self.best_capture(&s2.after(cm), Some(cm.to));
-                    if !Self::duty_cost_within_gain(self.scalar(total), (answer - base).max(0)) {
-                        continue;
-                    }
+                if let Some(base) = self.answer_base
+                    && !self.nets_after_answer(&s2, cm, total, base)
+                {
+                    continue;
                 }
                 let sc = self.win_score(&s2, cm.from, total);
                 // At an equal score, a capturer that is not the target's exchange partner in

@@ -211,16 +211,17 @@ impl Analyzer<'_> {
                 // line (a cannon's screen, a second capturer) stood exposed while the exchange
                 // ran: saving it makes the threat real (图10, 图25, 图28: the rook, attacked,
                 // steps along the file and stays its cannon's screen: a joint chase).
-                let capturer_continues = !old_abs
+                if !old_abs
                     && !t.abs
                     && t0
                         .iter()
                         .filter(same)
                         .filter(|o| o.rel)
-                        .all(|o| o.first.from == m.from);
-                if (old_abs || capturer_continues)
-                    && !self.newly_bears(before, &q1, m, t.square, old_capturers)
+                        .all(|o| o.first.from == m.from)
                 {
+                    continue;
+                }
+                if old_abs && !self.newly_bears(before, &q1, m, t.square, old_capturers) {
                     // ... or the move cut a root by checks the capture had (断根).
                     let Some(joint) = self.strengthens_threat(&q1, t, old_level, moved_to)? else {
                         continue;

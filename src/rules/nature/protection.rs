@@ -32,15 +32,7 @@ impl Analyzer<'_> {
         // ([`Self::standing_wards_excused`]).
         let mut excused = Bitboard::EMPTY;
         let mut duties = if self.profile.capturer_duties {
-            let base_pos = q.null_move();
-            let base = match self.base_capture {
-                Some((k, v)) if k == base_pos.key() => v,
-                _ => {
-                    let v = self.best_capture(&base_pos, None);
-                    self.base_capture = Some((base_pos.key(), v));
-                    v
-                }
-            };
+            let base = self.base_best_capture(&q.null_move());
             let after = self.best_capture(&r, Some(m.to));
             let gain = self.scalar(v);
             let mut rel = Self::duty_cost_within_gain(gain, (after - base).max(0));
@@ -340,46 +332,36 @@ impl Analyzer<'_> {
         m: Move,
         s: Square,
     ) -> Result<bool, Exhausted> {
-        let base_pos = q.null_move();
-        let base = match self.base_capture {
-            Some((k, v)) if k == base_pos.key() => v,
-            _ => {
-                let v = self.best_capture(&base_pos, None);
-                self.base_capture = Some((base_pos.key(), v));
-                v
-            }
-        };
+        let base = self.base_best_capture(&q.null_move());
+        self.answer_base = Some(base);
+        let kept = self.every_reply_keeps(q, m, s, base);
+        self.answer_base = None;
+        kept
+    }
+
+    /// The reading of [`Self::check_win_keeps_its_pieces`] (with `answer_base` set): against
+    /// each reply, first the target taken at once (the common case, cheap), then, only when
+    /// that does not net, the search with its further checks.
+    fn every_reply_keeps(
+        &mut self,
+        q: &Position,
+        m: Move,
+        s: Square,
+        base: i32,
+    ) -> Result<bool, Exhausted> {
         let took = q.piece_at(m.to).map(|p| self.mat(p)).unwrap_or_default();
         let r = q.after(m);
         let cap = self.profile.chase_check_cap;
-        let target = Bitboard::from_square(s);
-        self.answer_base = Some(base);
-        let mut kept = Ok(true);
         for rep in self.mates.legal_replies(&r) {
-            // First the target taken at once (the common case, cheap); the search with its
-            // further checks only when that does not net.
-            match self.takes_at_once_and_keeps(&r, rep, s, took, base) {
-                Ok(true) => continue,
-                Ok(false) => {}
-                Err(e) => {
-                    kept = Err(e);
-                    break;
-                }
+            if self.takes_at_once_and_keeps(&r, rep, s, took, base)? {
+                continue;
             }
-            match self.reply_wins_read(q, &r, rep, took, cap, target) {
-                Ok(wins) if wins.iter().any(|w| w.0 == s) => {}
-                Ok(_) => {
-                    kept = Ok(false);
-                    break;
-                }
-                Err(e) => {
-                    kept = Err(e);
-                    break;
-                }
+            let wins = self.reply_wins_read(q, &r, rep, took, cap, Bitboard::from_square(s))?;
+            if wins.iter().all(|w| w.0 != s) {
+                return Ok(false);
             }
         }
-        self.answer_base = None;
-        kept
+        Ok(true)
     }
 
     /// For [`Self::check_win_keeps_its_pieces`]: after the check that gave `r` (having taken
@@ -399,15 +381,25 @@ impl Analyzer<'_> {
         for cm in Self::captures_to(&s2, t) {
             let (v, _, _) = self.capture_balance(&s2, cm, false)?;
             let total = took - lost + v;
-            if !self.series_gain(total) {
-                continue;
-            }
-            let answer = self.best_capture(&s2.after(cm), Some(cm.to));
-            if Self::duty_cost_within_gain(self.scalar(total), (answer - base).max(0)) {
+            if self.series_gain(total) && self.nets_after_answer(&s2, cm, total, base) {
                 return Ok(true);
             }
         }
         Ok(false)
+    }
+
+    /// Whether the capture `cm` in `pos`, ending a line that nets `total`, still nets once the
+    /// opponent's best answer to it elsewhere is counted beyond what he could take before the
+    /// line (`base`), weighed as a capture's duties are ([`Self::duty_cost_within_gain`]).
+    pub(super) fn nets_after_answer(
+        &mut self,
+        pos: &Position,
+        cm: Move,
+        total: Mat,
+        base: i32,
+    ) -> bool {
+        let answer = self.best_capture(&pos.after(cm), Some(cm.to));
+        Self::duty_cost_within_gain(self.scalar(total), (answer - base).max(0))
     }
 
     /// Whether the side to move of `base` could already win the piece standing on `t` in
