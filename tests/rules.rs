@@ -79,7 +79,7 @@ fn failures(cases: &[Case], profile: &Profile) -> Vec<(String, String)> {
 /// that also threatens, that the engine's material-and-legality reading of §2 does not see).
 /// The tests fail when any other case fails (a regression) and when a listed case starts
 /// passing (so that the list is kept honest).
-const CXA_KNOWN_FAILURES: &[&str] = &["参考图16", "参考图34"];
+const CXA_KNOWN_FAILURES: &[&str] = &["参考图34"];
 
 const AXF_KNOWN_FAILURES: &[&str] = &[];
 
@@ -555,13 +555,24 @@ fn a_protector_leaving_its_ward_standing_under_attack_still_chases() {
     assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
     assert_eq!(target_squares(&n), ["g4"]);
     // The cannon stood attacked: the rook's threat was already there as such (charged when it
-    // was made), and the cannon, which takes no part, merely steps out of danger: idle.
+    // was made), but it could not really be carried out while the cannon hung on the rook.
+    // The cannon stepping out of the attack frees its protector: a chase of the pawn by the
+    // rook, however long the attack stood (参考图16: the pawn attacked on e6 from the start
+    // of the line steps to d6 and frees the rook's capture of f3).
     let stood = "4k4/r8/9/9/9/6p2/9/C5R2/4A4/3AK4 w";
     let n = cxa(stood, "a2b2");
-    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
-    // (The literal reading never saw the threat before, and calls the step a chase.)
+    assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    assert_eq!(target_squares(&n), ["g4"]);
+    // (The literal reading never saw the threat before, and calls the step a chase too.)
     let n = last_nature(stood, "a2b2", &literal);
     assert_eq!(n.kind, NatureKind::Chase, "{n:?}");
+    // Without `ward_escape_frees_protector`, the standing case's step is idle.
+    let no_release = Profile {
+        ward_escape_frees_protector: false,
+        ..Profile::cxa()
+    };
+    let n = last_nature(stood, "a2b2", &no_release);
+    assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
     // A piece the capturer shields on a line (a pin, 图23) counts however long it has stood:
     // the red cannon on c6 would uncover its rook on a6 to the black rook on f6 by taking the
     // horse on c1 (the same cannon and rook stood so in the diagram): idle.

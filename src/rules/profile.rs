@@ -152,6 +152,15 @@ pub struct Profile {
     ///
     /// Rulebook clause: RULES.md §2, special cases (the only protector); CXA 图12, 图22, 图23.
     pub duty_needs_fresh_attack: bool,
+    /// With `capturer_duties`: a ward whose attack held back its protector's capture (the
+    /// capture cost the ward, at least as much as it wins) and that steps out of that attack
+    /// makes the capture real: a chase by the move, charged to the capturer (相关子造成捉). CXA
+    /// 参考图16: the pawn attacked on e6 steps to d6 and frees the rook that protected it to
+    /// take the crossed pawn f3 (长捉). A piece that merely hung elsewhere, not protected by
+    /// the capturer, is no ward (参考图37: idle). `false`: such an escape is idle.
+    ///
+    /// Rulebook clause: RULES.md §2, special cases (the only protector), §2.2; CXA 参考图16.
+    pub ward_escape_frees_protector: bool,
     /// An enemy piece that stands in an exchange (兑) with one of the mover's pieces of the same
     /// value (each can take the other, and the opponent, taking first, loses nothing) is not
     /// chased by the other pieces that attack it: the opponent can always trade it, so adding
@@ -402,6 +411,7 @@ impl Profile {
             answer_to_check_any_piece: false,
             capturer_duties: true,
             duty_needs_fresh_attack: true,
+            ward_escape_frees_protector: true,
             exchange_pair_is_no_chase: true,
             mate_threat_needs_newness: false,
             new_attacker_is_new: true,

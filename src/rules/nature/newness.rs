@@ -240,10 +240,20 @@ impl Analyzer<'_> {
                     };
                     let mut p = self.participants(&q1, t)?;
                     if !p.contains(&moved_to) {
-                        let parry = match self.stops_parry(&q1, t, &p, moved_to)? {
+                        let mut parry = match self.stops_parry(&q1, t, &p, moved_to)? {
                             None => self.strengthens_threat(&q1, t, old_level, moved_to)?,
                             some => some,
                         };
+                        if parry.is_none()
+                            && self.profile.capturer_duties
+                            && self.profile.ward_escape_frees_protector
+                            && t.abs
+                            && self.frees_its_protector(before, m, t0.iter().filter(same))?
+                        {
+                            // The capturer chases alone; the move made its capture real.
+                            why = NewBecause::ProtectorFreed;
+                            parry = Some(false);
+                        }
                         match parry {
                             None => continue,
                             Some(true) => p.push(moved_to),
@@ -443,6 +453,57 @@ impl Analyzer<'_> {
         Ok(level)
     }
 
+    /// Whether the move `m` (played in `before`) is the escape of a ward that held back a
+    /// threat standing before it (RULES.md §2, special cases: "a chasing piece that is itself
+    /// the only protector of something, so that carrying out the capture costs more than it
+    /// gains, does not chase"; §2.2, newness). One of the threats `olds` could be made as such
+    /// but not really: its capture cost what its capturer protected. The moved piece was that
+    /// ward: the opponent attacked it, the capturer protected it, and with it spared the
+    /// capture would have lost nothing it wins. Moving out of the attack frees the protector:
+    /// the move makes the capture real and so chases, by the capturer (相关子造成捉). CXA
+    /// 参考图16: the red pawn on e6, attacked by the black rook e5 and protected by the red
+    /// rook f6, steps to d6; the rook could take the crossed pawn f3 only by giving up the pawn
+    /// e6 (pawn for pawn, no gain), and now takes it for nothing: 长捉 by the pawn moves. 图12
+    /// is the same escape under a fresh attack, the cost then above the gain. A piece that
+    /// merely hung elsewhere, which the capturer did not protect, is no ward: its escape
+    /// leaves a capture it neither caused nor saved (参考图37, 参考图21: idle).
+    pub(super) fn frees_its_protector<'t>(
+        &mut self,
+        before: &Position,
+        m: Move,
+        olds: impl Iterator<Item = &'t Threat>,
+    ) -> Result<bool, Exhausted> {
+        let (us, them) = (before.turn(), !before.turn());
+        if !before.attacked_by(them).contains(m.from) {
+            return Ok(false);
+        }
+        let protectors = Self::pseudo_capturers(before, m.from, us);
+        for o in olds {
+            if !o.rel || o.abs || o.how == WinHow::Checks || o.follow.any() {
+                continue;
+            }
+            let c = o.first;
+            if c.from == m.from || !protectors.contains(c.from) {
+                continue;
+            }
+            let (mut v, _, rec) = self.capture_balance_in(before, c, Refute::WhenNoGain)?;
+            if rec && !self.profile.under_protection_chases {
+                let capturer = before.piece_at(c.from).expect("capturer");
+                v = self.mat(o.piece) - self.mat(capturer);
+            }
+            let gain = self.scalar(v);
+            let r = before.after(c);
+            let base = self.base_best_capture(&before.null_move());
+            let with_ward = (self.best_capture(&r, Some(c.to)) - base).max(0);
+            let spared = Bitboard::from_square(c.to).with(m.from);
+            let without_ward = (self.best_capture_skipping(&r, spared) - base).max(0);
+            if with_ward > without_ward && gain - without_ward > 0 {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Whether the piece on `guard` (the piece just moved) takes part in the direct threat `t`
     /// of `q` by making it real: the threat is now carried out more surely than it could be
     /// before the move (`old_level`, [`Self::threat_level`]), and would not be without the
@@ -621,6 +682,9 @@ pub(super) enum NewBecause {
     NoThreatBefore,
     /// The threat stood, but a piece that did not bear on the target joins it.
     NewAttacker,
+    /// The threat stood, held back by the capturer's duty to the moved piece, which it
+    /// protected against an attack; the moved piece leaves that attack and frees the capture.
+    ProtectorFreed,
     /// The threat stood but could not really be carried out (it cost more elsewhere than it
     /// won, lost to mate, or was answered by a win-back by checks), and the move makes it real.
     MadeReal,
@@ -673,6 +737,9 @@ impl Analyzer<'_> {
             NewBecause::MadeReal => {
                 "new: before the move the capture could not really be made, now it can"
             }
+            NewBecause::ProtectorFreed => {
+                "new: the moved piece, which the capturer had to protect, leaves the attack on it and so frees the capture"
+            }
         };
         let joint = if parts.len() >= 2 { "jointly " } else { "" };
         format!("{won} {how}, {joint}by {}; {new}", by.join(" + "))
@@ -694,6 +761,55 @@ mod tests {
         // Red K d0, R a5; Black K e9, N e5. §2.2 (从捉到捉): the rook keeps attacking the same
         // horse from b5: idle.
         assert_idle(&cxa("4k4/9/9/9/R3n4/9/9/9/9/3K5 w", "a5b5"), None);
+    }
+
+    // ---- Issue 21: a ward stepping out of the attack frees its protector (参考图16) ----
+
+    /// CXA 参考图16: Red K e0, B c0 e2, A f2, P e6, R f6; Black K e9, A d7, B e7, R e5, P f3.
+    const FIG16: &str = "4k4/9/3ab4/4PR3/4r4/9/5p3/4BA3/9/2B1K4 w";
+
+    #[test]
+    fn a_ward_stepping_out_of_the_attack_frees_its_protector() {
+        // The pawn e6, attacked by the black rook and protected only by the rook f6, steps to
+        // d6: the rook's capture of the crossed pawn f3 cost the pawn e6 (pawn for pawn, no
+        // gain) and now costs nothing. A chase of f3, charged to the rook (the pawn's own
+        // threat on the advisor d7 is a pawn's, idle).
+        let n = cxa(FIG16, "e6d6");
+        assert_chase(&n, &["f3"]);
+        assert_eq!(by(&n, "f3"), ["f6"]);
+        assert!(!n.targets[0].joint);
+        // And back, after the black rook has followed to d5: the same.
+        let n = cxa(FIG16, "e6d6 e5d5 d6e6");
+        assert_chase(&n, &["f3"]);
+        assert_eq!(by(&n, "f3"), ["f6"]);
+    }
+
+    #[test]
+    fn a_ward_still_attacked_where_it_lands_frees_nothing() {
+        // A black horse on c8 covers d6: the pawn stepping there still hangs on the rook, whose
+        // capture of f3 still costs it: idle.
+        assert_idle(
+            &cxa("4k4/2n6/3ab4/4PR3/4r4/9/5p3/4BA3/9/2B1K4 w", "e6d6"),
+            None,
+        );
+    }
+
+    #[test]
+    fn a_piece_the_capture_did_not_cost_frees_nothing() {
+        // A second red rook on a6 also protects the pawn: taking f3 never cost it, the threat
+        // stood real, and the pawn's step continues it (从捉到捉): idle.
+        assert_idle(
+            &cxa("4k4/9/3ab4/R3PR3/4r4/9/5p3/4BA3/9/2B1K4 w", "e6d6"),
+            None,
+        );
+        // With no pawn on f3 there is nothing for the rook to take: idle.
+        assert_idle(&cxa("4k4/9/3ab4/4PR3/4r4/9/9/4BA3/9/2B1K4 w", "e6d6"), None);
+        // Without the rule (`ward_escape_frees_protector` off), the diagram's step is idle.
+        let off = Profile {
+            ward_escape_frees_protector: false,
+            ..Profile::cxa()
+        };
+        assert_idle(&every_orientation(FIG16, "e6d6", &off), None);
     }
 
     #[test]

@@ -138,8 +138,8 @@ impl Analyzer<'_> {
     /// the ward. When the ward already stood attacked before the opponent's last move (or the
     /// chaser's own move put it there), the chaser has had its move and left the ward hanging
     /// on the protector: the threat as such stands (a chase when new), though the capture cannot
-    /// really be made at once (it stays unsound, so that the ward stepping away later makes no
-    /// new chase unless the moved piece takes part). Where the history is unknown (the first
+    /// really be made at once (it stays unsound: the ward stepping out of the attack later makes
+    /// it real and so chases, [`Self::frees_its_protector`], 参考图16). Where the history is unknown (the first
     /// move of a line, or the opponent's last move not classified by this analyser) the attack
     /// counts as standing. A piece the capturer shields on a line (the ward was not attacked
     /// before the capture: a pin, 图23) always counts, and so does any ward when the threats
