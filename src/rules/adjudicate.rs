@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::position::Position;
-use crate::rules::nature::{IllegalMove, MoveNature, try_classify_line};
+use crate::rules::nature::{LineError, MoveNature, try_classify_line};
 use crate::rules::profile::Profile;
 use crate::rules::repetition::{Cycle, Verdict, final_verdict, find_cycles};
 use crate::types::{Color, Move};
@@ -121,7 +121,7 @@ pub fn adjudicate(
     start: &Position,
     moves: &[Move],
     profile: &Profile,
-) -> Result<Report, IllegalMove> {
+) -> Result<Report, LineError> {
     let natures = try_classify_line(start, moves, profile).map_err(|(_, e)| e)?;
     let cycles = find_cycles(start, moves, &natures, profile);
     let mut pos = *start;

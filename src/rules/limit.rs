@@ -41,7 +41,7 @@
 
 use crate::notation::{Notation, print_move};
 use crate::position::Position;
-use crate::rules::nature::try_classify_line;
+use crate::rules::nature::{LineError, try_classify_line};
 pub use crate::rules::nature::{MoveNature, NatureKind, classify_line};
 pub use crate::rules::profile::Profile;
 use crate::types::{Color, Move, Piece, Role};
@@ -319,6 +319,8 @@ pub enum LimitError {
     StartAfterClaim { from_ply: u32, at_ply: u32 },
     /// A move of the line is not legal (ply numbered from 1, position before it).
     IllegalMove { ply: u32, mv: Move, fen: String },
+    /// The analysis was called off (a deadline passed or the client left) before this ply.
+    CalledOff { ply: u32 },
     /// The facts are not one per ply, numbered from 1.
     BadFacts(String),
     /// A settings file or flag combination is invalid.
@@ -339,6 +341,10 @@ impl fmt::Display for LimitError {
             LimitError::IllegalMove { ply, mv, fen } => {
                 write!(f, "ply {ply}: {mv} is not a legal move in {fen}")
             }
+            LimitError::CalledOff { ply } => write!(
+                f,
+                "the analysis was called off before ply {ply} (a deadline passed or the client left)"
+            ),
             LimitError::BadFacts(s) => write!(f, "inconsistent move facts: {s}"),
             LimitError::Settings(s) => write!(f, "invalid limit settings: {s}"),
         }
@@ -727,12 +733,15 @@ pub fn claim(
         });
     }
     let moves = &moves[..at_ply as usize];
-    let natures = try_classify_line(start, moves, &options.rules).map_err(|(_, e)| {
-        LimitError::IllegalMove {
+    let natures = try_classify_line(start, moves, &options.rules).map_err(|(_, e)| match e {
+        LineError::Illegal(e) => LimitError::IllegalMove {
             ply: e.index as u32 + 1,
             mv: e.mv,
             fen: e.fen,
-        }
+        },
+        LineError::CalledOff { index } => LimitError::CalledOff {
+            ply: index as u32 + 1,
+        },
     })?;
     claim_with_natures(start, moves, &natures, claimant, at_ply, options)
 }

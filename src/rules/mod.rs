@@ -24,8 +24,8 @@ pub mod screen;
 pub mod search;
 
 pub use nature::{
-    Analyzer, ChaseTarget, IdleKind, IllegalMove, MoveNature, NatureKind, WinHow, classify_line,
-    try_classify_line,
+    Analyzer, ChaseTarget, IdleKind, IllegalMove, LineError, MoveNature, NatureKind, WinHow,
+    classify_line, try_classify_line,
 };
 pub use profile::{OccurrenceCounting, PieceValues, Profile, VerdictTable};
 pub use repetition::{Cycle, SidePattern, Verdict, final_verdict, find_cycles};

@@ -15,13 +15,14 @@ pub fn classify_line(start: &Position, moves: &[Move], profile: &Profile) -> Vec
     }
 }
 
-/// As [`classify_line`], but an illegal move is an error carrying the natures of the moves before it.
+/// As [`classify_line`], but an illegal move (or an analysis called off, see
+/// [`crate::rules::search::cancellable`]) is an error carrying the natures of the moves before it.
 #[allow(clippy::type_complexity)]
 pub fn try_classify_line(
     start: &Position,
     moves: &[Move],
     profile: &Profile,
-) -> Result<Vec<MoveNature>, (Vec<MoveNature>, IllegalMove)> {
+) -> Result<Vec<MoveNature>, (Vec<MoveNature>, LineError)> {
     try_classify_line_where(start, moves, profile, |_| true)
 }
 
@@ -38,7 +39,7 @@ pub fn try_classify_line_where(
     moves: &[Move],
     profile: &Profile,
     judge: impl Fn(usize) -> bool,
-) -> Result<Vec<MoveNature>, (Vec<MoveNature>, IllegalMove)> {
+) -> Result<Vec<MoveNature>, (Vec<MoveNature>, LineError)> {
     let mut analyzer = Analyzer::new(profile);
     let mut out: Vec<MoveNature> = Vec::with_capacity(moves.len());
     let mut pos = *start;
@@ -55,12 +56,7 @@ pub fn try_classify_line_where(
         // An analysis called off (see `search::cancellable`: a deadline, a client gone) stops
         // here; its caller, who called it off, discards the answer.
         if index % 64 == 63 && super::super::search::cancelled() {
-            let err = IllegalMove {
-                index,
-                mv: m,
-                fen: "(the analysis was called off)".into(),
-            };
-            return Err((out, err));
+            return Err((out, LineError::CalledOff { index }));
         }
         if !pos.is_legal(m) {
             let err = IllegalMove {
@@ -68,7 +64,7 @@ pub fn try_classify_line_where(
                 mv: m,
                 fen: pos.fen(),
             };
-            return Err((out, err));
+            return Err((out, err.into()));
         }
         let key = NatureKey {
             before_prev: prev_key,
@@ -280,6 +276,44 @@ mod tests {
     };
     use crate::rules::nature::{IdleKind, NatureKind};
     use crate::rules::profile::Profile;
+
+    #[test]
+    fn an_analysis_called_off_is_its_own_error_not_an_illegal_move() {
+        use crate::rules::nature::{LineError, try_classify_line};
+        use crate::{Move, Position};
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+        let start = Position::start();
+        let shuffle = ["b0c2", "b9c7", "c2b0", "c7b9"];
+        let line: Vec<Move> = (0..80)
+            .map(|i| Move::parse_iccs(shuffle[i % 4]).unwrap())
+            .collect();
+        let profile = Profile::cxa();
+        // Not called off: every move is judged.
+        let natures = try_classify_line(&start, &line, &profile).expect("legal line");
+        assert_eq!(natures.len(), 80);
+        // Called off: the line stops at the next check (every 64 moves) with its own error,
+        // keeping the natures found before it.
+        let flag = Arc::new(AtomicBool::new(true));
+        let got =
+            crate::rules::search::cancellable(flag, || try_classify_line(&start, &line, &profile));
+        let (before, err) = got.expect_err("called off");
+        assert_eq!(err, LineError::CalledOff { index: 63 });
+        assert_eq!(before.len(), 63);
+        assert!(
+            err.to_string().contains("called off before move 64"),
+            "{err}"
+        );
+        // An illegal move is still reported as such.
+        let mut bad = line.clone();
+        bad[5] = Move::parse_iccs("a0a5").unwrap();
+        let (before, err) = try_classify_line(&start, &bad, &profile).expect_err("illegal");
+        assert_eq!(before.len(), 5);
+        assert!(
+            matches!(err, LineError::Illegal(ref e) if e.index == 5),
+            "{err:?}"
+        );
+    }
 
     #[test]
     fn check_and_mate_threat() {

@@ -246,6 +246,38 @@ impl std::fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
+/// Why a line's classification stopped before its end ([`try_classify_line`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineError {
+    /// A move of the line is not legal.
+    Illegal(IllegalMove),
+    /// The analysis was called off ([`crate::rules::search::cancellable`]: a deadline passed,
+    /// or the client that asked for it left) before the move at `index` (0-based). The natures
+    /// found so far are left, but the caller that called the analysis off discards them.
+    CalledOff { index: usize },
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineError::Illegal(e) => e.fmt(f),
+            LineError::CalledOff { index } => write!(
+                f,
+                "the analysis was called off before move {} (a deadline passed or the client left)",
+                index + 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LineError {}
+
+impl From<IllegalMove> for LineError {
+    fn from(e: IllegalMove) -> LineError {
+        LineError::Illegal(e)
+    }
+}
+
 /// The move-nature analyser: a profile and the node budget of the current move.
 pub struct Analyzer<'p> {
     profile: &'p Profile,
