@@ -152,12 +152,14 @@ pub struct Profile {
     ///
     /// Rulebook clause: RULES.md §2, special cases (the only protector); CXA 图12, 图22, 图23.
     pub duty_needs_fresh_attack: bool,
-    /// With `capturer_duties`: a ward whose attack held back its protector's capture (the
-    /// capture cost the ward, at least as much as it wins) and that steps out of that attack
-    /// makes the capture real: a chase by the move, charged to the capturer (相关子造成捉). CXA
-    /// 参考图16: the pawn attacked on e6 steps to d6 and frees the rook that protected it to
-    /// take the crossed pawn f3 (长捉). A piece that merely hung elsewhere, not protected by
-    /// the capturer, is no ward (参考图37: idle). `false`: such an escape is idle.
+    /// With `capturer_duties`: a ward (a piece the capturer protected or shielded, which stood
+    /// safe) whose loss held back the capturer's capture (the capture cost the ward, at least
+    /// as much as it wins) and that steps out of reach makes the capture real: a chase by the
+    /// move, charged to the capturer (相关子造成捉). CXA 参考图16: the pawn attacked on e6 steps
+    /// to d6 and frees the rook that protected it to take the crossed pawn f3 (长捉). A piece
+    /// that hung whatever the capture (under-protected, or not kept by the capturer) is no
+    /// ward: its escape is an evasion (参考图21, 参考图37: idle). `false`: such an escape is
+    /// idle.
     ///
     /// Rulebook clause: RULES.md §2, special cases (the only protector), §2.2; CXA 参考图16.
     pub ward_escape_frees_protector: bool,

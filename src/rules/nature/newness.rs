@@ -457,34 +457,52 @@ impl Analyzer<'_> {
     /// threat standing before it (RULES.md §2, special cases: "a chasing piece that is itself
     /// the only protector of something, so that carrying out the capture costs more than it
     /// gains, does not chase"; §2.2, newness). One of the threats `olds` could be made as such
-    /// but not really: its capture cost what its capturer protected. The moved piece was that
-    /// ward: the opponent attacked it, the capturer protected it, and with it spared the
-    /// capture would have lost nothing it wins. Moving out of the attack frees the protector:
-    /// the move makes the capture real and so chases, by the capturer (相关子造成捉). CXA
-    /// 参考图16: the red pawn on e6, attacked by the black rook e5 and protected by the red
+    /// but not really: its capture cost a piece of ours, the ward, that the capturer kept, as
+    /// its protector or by shielding it on a line ([`Profile::capturer_duties`]): with the
+    /// ward spared, the capture would have lost nothing it wins. The ward stood safe, the
+    /// opponent unable to win it (its protection did its work: it tied the capturer down), and
+    /// the move takes it where the capture no longer costs it: the move makes the capture real
+    /// and so chases, by the capturer (相关子造成捉: a move that lets another piece capture).
+    /// CXA 参考图16: the red pawn on e6, attacked by the black rook e5 and protected by the red
     /// rook f6, steps to d6; the rook could take the crossed pawn f3 only by giving up the pawn
     /// e6 (pawn for pawn, no gain), and now takes it for nothing: 长捉 by the pawn moves. 图12
-    /// is the same escape under a fresh attack, the cost then above the gain. A piece that
-    /// merely hung elsewhere, which the capturer did not protect, is no ward: its escape
-    /// leaves a capture it neither caused nor saved (参考图37, 参考图21: idle).
+    /// is the same escape under a fresh attack, the cost then above the gain. A piece that hung
+    /// whatever the capture (under-protected, or not kept by the capturer) is no ward: its
+    /// escape is an evasion, and leaves a capture it neither caused nor saved (参考图21: the
+    /// rook evading the horse; 参考图37: idle).
     pub(super) fn frees_its_protector<'t>(
         &mut self,
         before: &Position,
         m: Move,
         olds: impl Iterator<Item = &'t Threat>,
     ) -> Result<bool, Exhausted> {
-        let (us, them) = (before.turn(), !before.turn());
-        if !before.attacked_by(them).contains(m.from) {
-            return Ok(false);
-        }
-        let protectors = Self::pseudo_capturers(before, m.from, us);
+        let them = !before.turn();
+        let mut safe: Option<bool> = None;
         for o in olds {
             if !o.rel || o.abs || o.how == WinHow::Checks || o.follow.any() {
                 continue;
             }
             let c = o.first;
-            if c.from == m.from || !protectors.contains(c.from) {
+            if c.from == m.from {
                 continue;
+            }
+            // After the capture, the opponent must be able to take the ward at all.
+            let r = before.after(c);
+            if !r.attacked_by(them).contains(m.from) {
+                continue;
+            }
+            // The ward stood safe: the opponent, to move, could not win it.
+            let safe = match safe {
+                Some(s) => s,
+                None => {
+                    let only = Bitboard::FULL.without(m.from);
+                    let s = self.best_capture_skipping(&before.null_move(), only) <= 0;
+                    safe = Some(s);
+                    s
+                }
+            };
+            if !safe {
+                return Ok(false);
             }
             let (mut v, _, rec) = self.capture_balance_in(before, c, Refute::WhenNoGain)?;
             if rec && !self.profile.under_protection_chases {
@@ -492,7 +510,6 @@ impl Analyzer<'_> {
                 v = self.mat(o.piece) - self.mat(capturer);
             }
             let gain = self.scalar(v);
-            let r = before.after(c);
             let base = self.base_best_capture(&before.null_move());
             let with_ward = (self.best_capture(&r, Some(c.to)) - base).max(0);
             let spared = Bitboard::from_square(c.to).with(m.from);
@@ -682,8 +699,8 @@ pub(super) enum NewBecause {
     NoThreatBefore,
     /// The threat stood, but a piece that did not bear on the target joins it.
     NewAttacker,
-    /// The threat stood, held back by the capturer's duty to the moved piece, which it
-    /// protected against an attack; the moved piece leaves that attack and frees the capture.
+    /// The threat stood, held back by the capturer's duty to the moved piece (it protected or
+    /// shielded it); the moved piece steps out of reach and frees the capture.
     ProtectorFreed,
     /// The threat stood but could not really be carried out (it cost more elsewhere than it
     /// won, lost to mate, or was answered by a win-back by checks), and the move makes it real.
@@ -738,7 +755,7 @@ impl Analyzer<'_> {
                 "new: before the move the capture could not really be made, now it can"
             }
             NewBecause::ProtectorFreed => {
-                "new: the moved piece, which the capturer had to protect, leaves the attack on it and so frees the capture"
+                "new: the moved piece, which the capturer had to guard, steps out of reach and so frees the capture"
             }
         };
         let joint = if parts.len() >= 2 { "jointly " } else { "" };
@@ -810,6 +827,36 @@ mod tests {
             ..Profile::cxa()
         };
         assert_idle(&every_orientation(FIG16, "e6d6", &off), None);
+    }
+
+    #[test]
+    fn a_piece_that_hung_whatever_the_capture_is_no_ward() {
+        // Red K d0, R a6 a3; Black K e9, A d9 f9, B e7 g9, R c9, N b8, C g3. The horse attacks
+        // the rook a6, which the rook a3 protects: rook for horse, it hangs all the same
+        // (RULES.md §2.3-2.4: a horse chasing a rook chases even a protected one). Its step
+        // to a5 is an evasion (参考图21), not the escape of a ward, though Ra3xg3 was held back
+        // by it: idle, and Black's horse, chasing the rook forever, must vary.
+        let fen = "2rakab2/1n7/4b4/R8/9/9/R5c2/9/9/3K5 w";
+        assert_idle(&cxa(fen, "a6a5"), None);
+        let n = cxa(fen, "a6a5 b8c6 a5a6");
+        assert_idle(&n, None);
+    }
+
+    #[test]
+    fn a_shielded_ward_stepping_off_the_line_frees_the_capturer() {
+        // Red K e0, R b5, N b2 c3; Black K e9, A e8, R b9, C g5. The rook b5 eyes the cannon
+        // g5 and stands between the black rook b9 and the horse b2: taking g5 would give the
+        // horse up (the capturer's duty to a piece it shields, 图23). The horse steps to c4,
+        // off the file: the rook's capture is free, a chase by the horse's move.
+        let n = cxa("1r2k4/4a4/9/9/1R4c2/9/2N6/1N7/9/4K4 w", "b2c4");
+        assert_chase(&n, &["g5"]);
+        assert_eq!(by(&n, "g5"), ["b5"]);
+        // A cannon there instead: stepping off the file frees the capture (a chase); stepping
+        // along it, still behind the rook, frees nothing (idle).
+        let cannon = "1r2k4/4a4/9/9/1R4c2/9/2N6/1C7/9/4K4 w";
+        assert_chase(&cxa(cannon, "b2d2"), &["g5"]);
+        assert_idle(&cxa(cannon, "b2b3"), None);
+        assert_idle(&cxa(cannon, "b2b0"), None);
     }
 
     #[test]
