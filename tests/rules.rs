@@ -1214,3 +1214,20 @@ fn a_nature_does_not_depend_on_what_was_classified_before() {
         }
     }
 }
+
+#[test]
+fn a_joint_chase_by_a_discovered_check_outranks_single_chases() {
+    // RULES.md §3, CXA table: both sides play forbidden moves; Red's chases include a joint one
+    // (Nxg7 uncovers the rook e3's check, so the rook g8 cannot take back: horse and rook win
+    // the cannon together), Black's rook chases c2 and c1 alone: Black must vary.
+    let start = Position::from_fen("2bakab2/6r2/3n2c2/4N4/9/9/3R5/2C6/2N5r/3K5 w").unwrap();
+    let moves: Vec<Move> = ["d3e3", "i1i2", "e3d3", "i2i1"]
+        .iter()
+        .cycle()
+        .take(8)
+        .map(|m| Move::parse_iccs(m).unwrap())
+        .collect();
+    let r = adjudicate::adjudicate(&start, &moves, &Profile::cxa()).unwrap();
+    assert!(r.natures[0].has_joint_chase(), "{:?}", r.natures[0]);
+    assert_eq!(r.verdict.name(), "black_must_vary");
+}

@@ -58,6 +58,11 @@ impl Analyzer<'_> {
         // cannon on h7 attacks the rook on d7 over its own elephant: 长捉车, one piece).
         let mut bearing = Self::attack_bearing(q, t);
         bearing |= Self::pinners_of_protectors(q, t.square);
+        // ... and a piece whose check the capture uncovers: the opponent, in check, cannot
+        // take back (a protector made false by the check, as by a pin).
+        for c in super::threats::uncovered_checkers(q, t.first) {
+            bearing |= Bitboard::from_square(c);
+        }
         bearing = bearing - q.pieces(us, Role::King);
         // Necessary pieces: take one away and the threat is gone.
         let mut parts: Vec<Square> = Vec::new();
@@ -234,6 +239,19 @@ mod tests {
     //! pawn by itself), each position in all four orientations of the board.
     use crate::rules::nature::NatureKind;
     use crate::rules::nature::testkit::{assert_chase, assert_idle, by, cxa};
+
+    #[test]
+    fn a_capture_that_uncovers_a_check_is_joint_with_the_checking_piece() {
+        // Red K d0, R a3, N e6, P a6; Black K e9, A d9 f9, B c9 g9, R g8, C g7. The rook steps
+        // behind the horse, onto the general's file: Nxg7 would uncover its check, so the rook
+        // g8, in check, cannot take back. Without the rook on e3, Nxg7 Rxg7 is an even trade:
+        // the two win the cannon together (RULES.md §2, joint chase: take one away and the
+        // threat is gone), as a piece pinning the protector would.
+        let n = cxa("2bakab2/6r2/6c2/P3N4/9/9/R8/9/9/3K5 w", "a3e3");
+        assert_chase(&n, &["g7"]);
+        assert!(n.targets[0].joint, "{n:?}");
+        assert_eq!(by(&n, "g7"), ["e3", "e6"]);
+    }
 
     #[test]
     fn the_general_attacking_by_itself_is_idle() {

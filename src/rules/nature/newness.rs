@@ -213,11 +213,11 @@ impl Analyzer<'_> {
                 // steps along the file and stays its cannon's screen: a joint chase).
                 if !old_abs
                     && !t.abs
-                    && t0
-                        .iter()
-                        .filter(same)
-                        .filter(|o| o.rel)
-                        .all(|o| o.first.from == m.from)
+                    && t0.iter().filter(same).filter(|o| o.rel).all(|o| {
+                        // (Among equally good first captures, any: a mirrored board lists
+                        // them in another order.)
+                        o.first.from == m.from || o.ties.iter().any(|(f, _)| f.from == m.from)
+                    })
                 {
                     continue;
                 }
@@ -944,6 +944,16 @@ mod tests {
             &cxa("4kab2/4a4/9/4r1N1R/9/2p6/9/4B4/4A4/3AK4 w", "g6h8 e6e7"),
             None,
         );
+    }
+
+    #[test]
+    fn a_capturer_stepping_along_its_line_continues_its_threat_whichever_tie_is_listed() {
+        // Red K d0, R a5 c1, N g4; Black K e9, R g8, N c5. Both rooks take the unprotected
+        // horse c5 equally well, but the red horse g4 hangs to the black rook: taking c5 gives
+        // it up (horse for horse). The rook c1 steps along its file to c2 and still could not
+        // really take: idle (参考图26), on every orientation of the board (the tied first
+        // captures are listed in square order, which a mirror or a colour swap reverses).
+        assert_idle(&cxa("4k4/6r2/9/9/R1n6/6N2/9/9/2R6/3K5 w", "c1c2"), None);
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub(super) struct Threat {
 /// check): checking after it, standing where they stood, with the piece moved standing between
 /// them and the enemy general before. A cannon that checks because the moved piece becomes its
 /// screen is not uncovered: the moved piece makes that check, as it makes its own.
-fn uncovered_checkers(q: &Position, m: Move) -> impl Iterator<Item = Square> {
+pub(super) fn uncovered_checkers(q: &Position, m: Move) -> impl Iterator<Item = Square> {
     let king = q.king(!q.turn());
     q.after(m)
         .checkers()
