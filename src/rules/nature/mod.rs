@@ -323,8 +323,9 @@ pub struct Analyzer<'p> {
     /// ([`Self::check_win_covers_duties`]): its listings read no such duties again.
     reading_duties: bool,
     /// What leaving its post costs the piece giving the first check of a win by checks, by
-    /// position (key) and post: the same series is read again for each target and move.
-    duty_costs: Vec<(u64, Square, i32)>,
+    /// position (key) and post: the same series is read again for each target and move. With
+    /// the cost, the wards (the pieces the opponent could newly win) it comes from.
+    duty_costs: Vec<(u64, Square, i32, Bitboard)>,
 }
 
 type Captures = ArrayVec<Move, 16>;

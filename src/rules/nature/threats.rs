@@ -206,7 +206,7 @@ impl Analyzer<'_> {
                 }
                 if self.profile.capturer_duties
                     && !self.reading_duties
-                    && !self.check_win_covers_duties(q, m, v)?
+                    && !self.check_win_covers_duties(q, m, s, v)?
                 {
                     continue;
                 }
@@ -275,59 +275,118 @@ impl Analyzer<'_> {
         &mut self,
         q: &Position,
         m: Move,
+        s: Square,
         v: Mat,
     ) -> Result<bool, Exhausted> {
         let us = q.turn();
         let post = m.from;
         let gain = self.scalar(v);
-        if let Some(&(_, _, cost)) = self
+        let (cost, wards) = match self
             .duty_costs
             .iter()
             .find(|e| e.0 == q.key() && e.1 == post)
         {
-            return Ok(Self::duty_cost_within_gain(gain, cost));
-        }
-        let ours = q.by_color(us).without(post) - q.pieces(us, Role::King);
-        // The cost is the worth of one of these pieces: a series that nets at least the
-        // dearest of them covers any duty, with nothing to read.
-        let dearest = ours
-            .into_iter()
-            .filter_map(|s| q.piece_at(s).map(|p| self.scalar(self.mat(p))))
-            .max();
-        if dearest.is_none_or(|d| Self::duty_cost_within_gain(gain, d)) {
-            return Ok(true);
-        }
-        let without = q.without(post).null_move();
-        if without.is_check() || without.null_move().is_check() {
-            return Ok(true);
-        }
-        // A fresh analyser lists the opponent's threats (one level: it reads no duties of his
-        // wins by checks), so that nothing kept for the position being read here is touched;
-        // its nodes count against this move's budget.
-        let mut reader = Analyzer::new(self.profile);
-        reader.reading_duties = true;
-        reader.budget = self.budget.clone();
-        // (The mate table is a cache by position: lent, not copied.)
-        reader.mates = std::mem::take(&mut self.mates);
-        let listed = reader.threats_within(&without, ours).and_then(|after| {
-            if after.is_empty() {
-                return Ok((after, Vec::new()));
+            Some(&(_, _, cost, wards)) => (cost, wards),
+            None => {
+                let ours = q.by_color(us).without(post) - q.pieces(us, Role::King);
+                // The cost is the worth of one of these pieces: a series that nets at least
+                // the dearest of them covers any duty, with nothing to read.
+                let dearest = ours
+                    .into_iter()
+                    .filter_map(|s| q.piece_at(s).map(|p| self.scalar(self.mat(p))))
+                    .max();
+                if dearest.is_none_or(|d| Self::duty_cost_within_gain(gain, d)) {
+                    return Ok(true);
+                }
+                let without = q.without(post).null_move();
+                if without.is_check() || without.null_move().is_check() {
+                    return Ok(true);
+                }
+                // A fresh analyser lists the opponent's threats (one level: it reads no duties
+                // of his wins by checks), so that nothing kept for the position being read here
+                // is touched; its nodes count against this move's budget.
+                let mut reader = Analyzer::new(self.profile);
+                reader.reading_duties = true;
+                reader.budget = self.budget.clone();
+                // (The mate table is a cache by position: lent, not copied.)
+                reader.mates = std::mem::take(&mut self.mates);
+                let listed = reader.threats_within(&without, ours).and_then(|after| {
+                    if after.is_empty() {
+                        return Ok((after, Vec::new()));
+                    }
+                    let before = reader.threats_within(&q.null_move(), ours)?;
+                    Ok((after, before))
+                });
+                self.budget = reader.budget;
+                self.mates = reader.mates;
+                let (after, before) = listed?;
+                let before = before.iter().fold(Bitboard::EMPTY, |b, t| b.with(t.square));
+                let mut cost = 0;
+                let mut wards = Bitboard::EMPTY;
+                for t in after.iter().filter(|t| !before.contains(t.square)) {
+                    cost = cost.max(self.scalar(self.mat(t.piece)));
+                    wards = wards.with(t.square);
+                }
+                self.duty_costs.push((q.key(), post, cost, wards));
+                (cost, wards)
             }
-            let before = reader.threats_within(&q.null_move(), ours)?;
-            Ok((after, before))
-        });
-        self.budget = reader.budget;
-        self.mates = reader.mates;
-        let (after, before) = listed?;
-        let before = before.iter().fold(Bitboard::EMPTY, |b, t| b.with(t.square));
-        let cost = after
-            .iter()
-            .filter(|t| !before.contains(t.square))
-            .map(|t| self.scalar(self.mat(t.piece)))
-            .max()
-            .unwrap_or(0);
-        self.duty_costs.push((q.key(), post, cost));
-        Ok(Self::duty_cost_within_gain(gain, cost))
+        };
+        if Self::duty_cost_within_gain(gain, cost) {
+            return Ok(true);
+        }
+        self.series_keeps_wards(q, m, s, wards)
+    }
+
+    /// For [`Self::check_win_covers_duties`]: whether the series that begins with the check
+    /// `m` and takes the piece on `s` at once keeps the wards (our pieces on `wards`, which the
+    /// checking piece guarded on its post). The opponent, in check, cannot take them during
+    /// the series; he can only when it ends. So a ward counts only if, against some reply, every
+    /// capture of the target leaves it to him with a gain. A series that needs a further check
+    /// after some reply is not read here (the wards count). The rook returning to h2 in
+    /// 参考图28 guards the horse c8 only by checks: after Rh9+ and Rxd9 the black rook takes it,
+    /// and the duty holds; a rook guarding a horse on d2 along rank 2 that takes the advisor d9
+    /// guards the horse again down the d-file, and the series keeps it.
+    fn series_keeps_wards(
+        &mut self,
+        q: &Position,
+        m: Move,
+        s: Square,
+        wards: Bitboard,
+    ) -> Result<bool, Exhausted> {
+        if wards.is_empty() {
+            return Ok(false);
+        }
+        let r = q.after(m);
+        for rep in self.mates.legal_replies(&r) {
+            self.budget.tick()?;
+            if wards.contains(rep.to) {
+                return Ok(false); // the reply takes a ward
+            }
+            let s2 = r.after(rep);
+            let target = if rep.from == s { rep.to } else { s };
+            let caps = Self::captures_to(&s2, target);
+            if caps.is_empty() {
+                return Ok(false);
+            }
+            let mut kept = false;
+            for cm in caps {
+                let s3 = s2.after(cm);
+                let left = wards - Bitboard::from_square(cm.from);
+                let wards_now = if wards.contains(cm.from) {
+                    left.with(cm.to)
+                } else {
+                    left
+                };
+                if self.best_capture_skipping(&s3, Bitboard::FULL - wards_now) <= 0 {
+                    kept = true;
+                    break;
+                }
+            }
+            if !kept {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Whether our piece on `c` is needed to win the enemy piece on `s` by checks in `q`: taken
@@ -532,6 +591,23 @@ mod tests {
         // horse for the advisor. RULES.md §2 special cases (the only protector does not
         // chase; the book: 用保护子捉子不利): idle.
         let n = cxa(DIAGRAM_28, "h2f2 e8f7 f2h2");
+        assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    }
+
+    #[test]
+    fn a_ward_the_series_guards_again_is_no_duty() {
+        // 参考图28's return with the ward moved: the rook h2 guards the horse d2 along rank 2,
+        // which the black rook a2 attacks. Rh9+ Kf8 Rxd9 wins the advisor, and the black rook
+        // cannot take d2 during the series (in check) nor after it (the rook on d9 guards it
+        // down the file): the duty costs nothing, and the return is a chase of d9.
+        let n = cxa("3a1k3/n3a4/9/9/9/2P5p/9/r2N3R1/9/3AK4 w", "h2f2 e8f7 f2h2");
+        assert_chase(&n, &["d9"]);
+        // With a black pawn on d5 blocking the file, the rook on d9 no longer guards d2 and
+        // the black rook takes the horse after the series: the duty holds, idle.
+        let n = cxa(
+            "3a1k3/n3a4/9/9/3p5/2P5p/9/r2N3R1/9/3AK4 w",
+            "h2f2 e8f7 f2h2",
+        );
         assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
     }
 
