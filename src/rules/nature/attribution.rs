@@ -254,6 +254,24 @@ mod tests {
     }
 
     #[test]
+    fn a_win_by_checks_per_defence_through_a_discovered_check_is_joint() {
+        // Red K d0, R a3, N e6, P a6; Black K e9, A d9 f9, R g9, C g7. The rook steps behind
+        // the horse on the e-file: every series starts with the horse uncovering the rook's
+        // check, so each piece won by checks, whichever way the defence goes, is won by the
+        // horse and the rook together (the battery, RULES.md §2 joint chase).
+        let n = cxa("3akar2/9/6c2/P3N4/9/9/R8/9/9/3K5 w", "a3e3");
+        for sq in ["f9", "g9"] {
+            let t = n
+                .targets
+                .iter()
+                .find(|t| t.square.to_string() == sq)
+                .unwrap_or_else(|| panic!("{sq} not chased: {n:?}"));
+            assert!(t.joint, "{sq}: {t:?}");
+            assert_eq!(by(&n, sq), ["e3", "e6"]);
+        }
+    }
+
+    #[test]
     fn the_general_attacking_by_itself_is_idle() {
         // Red K e1; Black K f9, N d2. §2 special cases (CXA 第27条): Ke2 attacks the unprotected
         // horse by itself: idle.

@@ -413,7 +413,14 @@ impl Analyzer<'_> {
                 if !self.check_win_is_safe(q, m, s)? {
                     continue;
                 }
-                let parts = every.unwrap_or_default() | Bitboard::from_square(m.from);
+                let mut parts = every.unwrap_or_default() | Bitboard::from_square(m.from);
+                // A discovered check (the moved piece does not check itself): the piece whose
+                // check it uncovers is needed too (the battery, as in `threats_within`).
+                if !q.after(m).checkers().contains(m.to) {
+                    for c in super::threats::uncovered_checkers(q, m) {
+                        parts |= Bitboard::from_square(c);
+                    }
+                }
                 ways.push((s, piece, parts, group, m));
             }
         }
