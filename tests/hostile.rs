@@ -211,8 +211,11 @@ fn dhtmlxq_reading_is_linear_in_blocks() {
                 .fold(f64::INFINITY, f64::min)
         };
         let (t1, t2) = (best(&small, 10_000), best(&large, 100_000));
+        // Ten times the blocks: linear reading takes about ten times as long, quadratic a
+        // hundred. The bound sits between them with room for a loaded machine, where the large
+        // input's cache misses cost more (a CI run under load measured 14.9x).
         assert!(
-            t2 <= 15.0 * t1.max(0.01),
+            t2 <= 30.0 * t1.max(0.01),
             "10,000 blocks {t1:.3} s, 100,000 blocks {t2:.3} s (separator {sep:?})"
         );
     }

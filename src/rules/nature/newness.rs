@@ -239,6 +239,13 @@ impl Analyzer<'_> {
                         NewBecause::MadeReal
                     };
                     let mut p = self.participants(&q1, t)?;
+                    // The moved piece is one of the pieces that can each make the capture
+                    // alone, now real: it takes part, whichever of them the line names first
+                    // (the tied first captures come in square order, which a mirrored or
+                    // colour-swapped board reverses).
+                    if p.len() == 1 && !p.contains(&moved_to) && t.capturers.contains(moved_to) {
+                        p = vec![moved_to];
+                    }
                     if !p.contains(&moved_to) {
                         let mut parry = match self.stops_parry(&q1, t, &p, moved_to)? {
                             None => self.strengthens_threat(&q1, t, old_level, moved_to)?,
@@ -954,6 +961,19 @@ mod tests {
         // really take: idle (参考图26), on every orientation of the board (the tied first
         // captures are listed in square order, which a mirror or a colour swap reverses).
         assert_idle(&cxa("4k4/6r2/9/9/R1n6/6N2/9/9/2R6/3K5 w", "c1c2"), None);
+    }
+
+    #[test]
+    fn a_moved_capturer_tied_with_another_takes_part_on_every_orientation() {
+        // A real game (Hu Ronghua, ply 36): the black rook g5 takes the cannon g7 and from
+        // there, as the rook h2 does, takes the horse g2, a capture it could not really make
+        // before. Both rooks win g2 alone and equally well; the moved one takes part, whichever
+        // is listed first (square order, which a colour swap reverses): a chase of g2.
+        let n = cxa(
+            "2cakab2/9/2n1b1C2/p3p3p/6r2/3N1R3/P3P3P/3RB1Nr1/4A4/2BAK4 b",
+            "g5g7",
+        );
+        assert_chase(&n, &["g2"]);
     }
 
     #[test]

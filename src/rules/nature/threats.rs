@@ -189,12 +189,21 @@ impl Analyzer<'_> {
             let mut order: Vec<usize> = (0..wins.len()).collect();
             order.sort_by_key(|&i| keys[i]);
             let sorted: Vec<_> = order.iter().map(|&i| wins[i]).collect();
+            let sorted_keys: Vec<_> = order.iter().map(|&i| keys[i]).collect();
             wins = sorted;
-            for &(s, m, capturer, v) in &wins {
+            // The targets won by checks so far, with the key of the line that won them: a
+            // further line as good (a tie) is read too, so that which of them comes first in
+            // the order the checks were generated (square order, which a mirrored or
+            // colour-swapped board reverses) does not decide who chases.
+            let mut pushed: Vec<(Square, (std::cmp::Reverse<i32>, u32))> = Vec::new();
+            for (key, &(s, m, capturer, v)) in sorted_keys.iter().zip(&wins) {
                 winning_checks.push(m);
-                if out.iter().any(|t| t.square == s) {
-                    continue;
-                }
+                let tie = match pushed.iter().find(|p| p.0 == s) {
+                    Some(p) if p.1 == *key => true,
+                    Some(_) => continue,
+                    None if out.iter().any(|t| t.square == s) => continue,
+                    None => false,
+                };
                 let Some(piece) = q.piece_at(s).filter(|p| p.color != us) else {
                     continue;
                 };
@@ -232,6 +241,23 @@ impl Analyzer<'_> {
                 if battery && !line.contains(&m.from) {
                     let _ = line.try_push(m.from);
                 }
+                if tie {
+                    // Every piece that can start such a line attacks the target (for newness:
+                    // a piece joining the attack); the line needing the fewest pieces names
+                    // the chasers, as among tied direct captures.
+                    if let Some(t) = out
+                        .iter_mut()
+                        .find(|t| t.square == s && t.how == WinHow::Checks)
+                    {
+                        t.capturers |= Bitboard::from_square(m.from);
+                        if line.len() < t.line.len() {
+                            t.line = line;
+                            t.first = m;
+                        }
+                    }
+                    continue;
+                }
+                pushed.push((s, *key));
                 out.push(Threat {
                     square: s,
                     piece,
@@ -447,8 +473,9 @@ impl Analyzer<'_> {
 mod tests {
     //! Threats (RULES.md §2.1: direct, by checks; two steps in `two_step.rs`), each position in
     //! all four orientations of the board.
-    use crate::rules::nature::testkit::{assert_chase, assert_idle, by, cxa};
+    use crate::rules::nature::testkit::{assert_chase, assert_idle, by, cxa, last};
     use crate::rules::nature::{IdleKind, NatureKind, WinHow};
+    use crate::rules::profile::Profile;
 
     #[test]
     fn a_direct_capture_over_a_cannon_screen() {
@@ -592,6 +619,28 @@ mod tests {
         // chase; the book: 用保护子捉子不利): idle.
         let n = cxa(DIAGRAM_28, "h2f2 e8f7 f2h2");
         assert_eq!(n.kind, NatureKind::Idle, "{n:?}");
+    }
+
+    #[test]
+    fn every_checking_piece_of_tied_wins_by_checks_attacks_the_target() {
+        // A real game (Hu Ronghua, ply 60): after the cannon's step to i0, either black rook can
+        // start a series of checks that wins the advisor d0, equally well. Which comes first
+        // is square order, which a colour swap reverses; both count as attacking it, so the
+        // nature is the same on every orientation (a chase: the rook h7's line is new). Which
+        // of the equal lines names the chaser is left to the order (not compared here).
+        let cxa = Profile::cxa();
+        let n = last(
+            "4kab2/4a4/7r1/p4C2p/1Nb1P4/PR7/8P/N3BAr2/1C7/3AK2c1 b",
+            "h0i0",
+            &cxa,
+        );
+        assert_chase(&n, &["d0"]);
+        let swapped = last(
+            "1C2ka3/7c1/2Rab3n/p8/7rp/4p1Bn1/P2c4P/1R7/4A4/2BAK4 w",
+            "b9a9",
+            &cxa,
+        );
+        assert_chase(&swapped, &["f9"]);
     }
 
     #[test]
