@@ -166,6 +166,15 @@ impl AsRef<std::path::Path> for Scratch {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        // A process the test started may still be writing there for a moment after it was
+        // killed (Chromium's helper processes outlive the browser they served, and a removal
+        // racing with them fails with the directory not empty): try again for up to 5 s.
+        for _ in 0..50 {
+            let _ = std::fs::remove_dir_all(&self.0);
+            if !self.0.exists() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
     }
 }
