@@ -1107,14 +1107,16 @@ fn nothing_follows_an_answer_that_closes_the_connection() {
 fn an_http_1_0_request_never_gets_a_streamed_answer() {
     let server = start(&["--max-request-seconds", "60"]);
     let a = &server.addr;
-    let body = many_games();
-    let mut req = format!(
-        "POST /api/validate HTTP/1.0\r\nHost: {a}\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    )
-    .into_bytes();
-    req.extend_from_slice(&body);
-    let (status, headers, answer) = raw(a, &req);
+    let post = |body: &[u8]| {
+        let mut req = format!(
+            "POST /api/validate HTTP/1.0\r\nHost: {a}\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        req.extend_from_slice(body);
+        raw(a, &req)
+    };
+    let (status, headers, answer) = post(&many_games());
     assert_eq!(status, 400, "{answer:.300}");
     let length = headers
         .iter()
@@ -1130,14 +1132,7 @@ fn an_http_1_0_request_never_gets_a_streamed_answer() {
     // A database whose answer is between 1 MB (streamed over HTTP/1.1) and 16 MB: whole.
     let game = b"[Event \"e\"]\n\n1. h2e2 *\n\n";
     let games = 20_000;
-    let body = game.repeat(games);
-    let mut req = format!(
-        "POST /api/validate HTTP/1.0\r\nHost: {a}\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    )
-    .into_bytes();
-    req.extend_from_slice(&body);
-    let (status, headers, answer) = raw(a, &req);
+    let (status, headers, answer) = post(&game.repeat(games));
     assert_eq!(status, 200, "{answer:.300}");
     assert!(answer.len() > 1 << 20, "{}", answer.len());
     assert!(

@@ -18,6 +18,12 @@ pub(super) fn origin_in(m: Move, sq: Square) -> Square {
     if sq == m.to { m.from } else { sq }
 }
 
+/// Where the piece standing on `sq` before the move `m` stands after it (the inverse of
+/// [`origin_in`]): a target that the reply to a check moved is looked for where it went.
+pub(super) fn moved_by(m: Move, sq: Square) -> Square {
+    if sq == m.from { m.to } else { sq }
+}
+
 /// Where the piece of the side to move of `q` standing on `sq` after its move (giving `r`) stood
 /// in `q`: the move's origin for the piece it moved, else `sq` itself.
 pub(super) fn origin_after_check(q: &Position, r: &Position, sq: Square) -> Square {
@@ -478,7 +484,7 @@ impl Analyzer<'_> {
         s: Square,
         off: Mat,
     ) -> Result<Bitboard, Exhausted> {
-        let at = if rep.from == s { rep.to } else { s };
+        let at = moved_by(rep, s);
         let mut by = Bitboard::EMPTY;
         for cm in Self::captures_to(s2, at) {
             let (v, _, _) = self.capture_balance(s2, cm, false)?;

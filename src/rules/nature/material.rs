@@ -304,6 +304,26 @@ impl Analyzer<'_> {
         Ok(result(self, best))
     }
 
+    /// The balance of the capture `m` as a threat to win its target counts it
+    /// ([`Self::capture_balance_in`], refuting a recapture only when there is no gain
+    /// otherwise), and the chaser's capturing squares: with
+    /// [`Profile::under_protection_chases`] off (AXF), a really protected piece is won only if
+    /// the first capture gains (the capturer, recaptured, is worth less than the target).
+    pub(super) fn threat_balance(
+        &mut self,
+        q: &Position,
+        m: Move,
+    ) -> Result<(Mat, ArrayVec<Square, 8>, bool), Exhausted> {
+        let (mut v, mut line, rec) = self.capture_balance_in(q, m, Refute::WhenNoGain)?;
+        if rec && !self.profile.under_protection_chases {
+            let target = q.piece_at(m.to).expect("capture");
+            let capturer = q.piece_at(m.from).expect("capturer");
+            v = self.mat(target) - self.mat(capturer);
+            line.truncate(1);
+        }
+        Ok((v, line, rec))
+    }
+
     /// The best balance (scalar) of any capture by the side to move, except onto the squares
     /// of `skip`.
     pub(super) fn best_capture_skipping(&mut self, pos: &Position, skip: Bitboard) -> i32 {

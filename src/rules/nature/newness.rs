@@ -426,20 +426,16 @@ impl Analyzer<'_> {
         q: &Position,
         s: Square,
     ) -> Result<Option<u8>, Exhausted> {
-        let Some(piece) = q.piece_at(s) else {
+        if q.piece_at(s).is_none() {
             return Ok(None);
-        };
+        }
         let mut level = None;
         let base = self.best_capture(&q.null_move(), None);
         for m in Self::captures_to(q, s) {
             if self.stands_in_exchange(q, m.from, s)? {
                 continue;
             }
-            let (mut v, _, rec) = self.capture_balance_in(q, m, Refute::WhenNoGain)?;
-            if rec && !self.profile.under_protection_chases {
-                let capturer = q.piece_at(m.from).expect("capturer");
-                v = self.mat(piece) - self.mat(capturer);
-            }
+            let (v, _, rec) = self.threat_balance(q, m)?;
             if !v.is_gain() {
                 continue;
             }
@@ -511,11 +507,7 @@ impl Analyzer<'_> {
             if !safe {
                 return Ok(false);
             }
-            let (mut v, _, rec) = self.capture_balance_in(before, c, Refute::WhenNoGain)?;
-            if rec && !self.profile.under_protection_chases {
-                let capturer = before.piece_at(c.from).expect("capturer");
-                v = self.mat(o.piece) - self.mat(capturer);
-            }
+            let (v, _, _) = self.threat_balance(before, c)?;
             let gain = self.scalar(v);
             let base = self.base_best_capture(&before.null_move());
             let with_ward = (self.best_capture(&r, Some(c.to)) - base).max(0);

@@ -375,7 +375,7 @@ impl Analyzer<'_> {
         took: Mat,
         base: i32,
     ) -> Result<bool, Exhausted> {
-        let t = if rep.from == s { rep.to } else { s };
+        let t = super::checks::moved_by(rep, s);
         let lost = r.piece_at(rep.to).map(|p| self.mat(p)).unwrap_or_default();
         let s2 = r.after(rep);
         for cm in Self::captures_to(&s2, t) {

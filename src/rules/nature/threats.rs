@@ -89,14 +89,7 @@ impl Analyzer<'_> {
                     continue;
                 }
                 tried.push(m);
-                let (mut v, mut line, rec) = self.capture_balance_in(q, m, Refute::WhenNoGain)?;
-                if rec && !self.profile.under_protection_chases {
-                    // AXF: a really protected piece is won only if the first capture gains
-                    // (the capturer, recaptured, is worth less than the target).
-                    let capturer = q.piece_at(m.from).expect("capturer");
-                    v = self.mat(piece) - self.mat(capturer);
-                    line.truncate(1);
-                }
+                let (v, line, rec) = self.threat_balance(q, m)?;
                 if !v.is_gain() {
                     continue;
                 }
@@ -389,7 +382,7 @@ impl Analyzer<'_> {
                 return Ok(false); // the reply takes a ward
             }
             let s2 = r.after(rep);
-            let target = if rep.from == s { rep.to } else { s };
+            let target = super::checks::moved_by(rep, s);
             let caps = Self::captures_to(&s2, target);
             if caps.is_empty() {
                 return Ok(false);
