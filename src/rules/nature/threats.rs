@@ -621,17 +621,17 @@ mod tests {
         // is square order, which a colour swap reverses; both count as attacking it, so the
         // nature is the same on every orientation (a chase: the rook h7's line is new). Which
         // of the equal lines names the chaser is left to the order (not compared here).
-        let cxa = Profile::cxa();
+        let profile = Profile::cxa();
         let n = last(
             "4kab2/4a4/7r1/p4C2p/1Nb1P4/PR7/8P/N3BAr2/1C7/3AK2c1 b",
             "h0i0",
-            &cxa,
+            &profile,
         );
         assert_chase(&n, &["d0"]);
         let swapped = last(
             "1C2ka3/7c1/2Rab3n/p8/7rp/4p1Bn1/P2c4P/1R7/4A4/2BAK4 w",
             "b9a9",
-            &cxa,
+            &profile,
         );
         assert_chase(&swapped, &["f9"]);
     }
