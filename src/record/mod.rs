@@ -52,6 +52,7 @@ pub mod limits;
 pub mod load;
 mod movetext;
 pub mod pgn;
+pub mod pgn_layout;
 pub mod walk;
 pub mod warnings;
 pub mod wxf_file;

@@ -30,11 +30,14 @@ use super::error::{RecordError, kind};
 use super::game::{Format, Game, GameEntry, GameResult, Line, SourcePos};
 use super::movetext::{self, MovePlayer};
 use super::notation::{self, Notation};
+use super::pgn_layout::{
+    self, ends_with_result, is_blank, is_full_tag_line, is_space, is_tag_line, starts_first_move,
+};
 use crate::position::Position;
 use crate::types::Color;
 use nom::branch::alt;
 use nom::bytes::complete::{take_till, take_until, take_while};
-use nom::character::complete::{char, space0};
+use nom::character::complete::char;
 use nom::combinator::{cut, eof, map, peek, value};
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser as _};
@@ -218,7 +221,7 @@ impl<R: BufRead> PgnSplitter<R> {
         store: bool,
     ) -> Step {
         let (line, valid, lossy) = Self::structure(&mut self.legacy, bytes);
-        let trimmed = line.trim_start_matches([' ', '\t', '\u{3000}']);
+        let trimmed = pgn_layout::trim_start(&line);
         let starts_next = |cut: &Cut| {
             // Resynchronise after a comment left open: a blank line followed by a complete tag
             // pair starts the next game (the open comment is reported in this one).
@@ -451,32 +454,6 @@ fn keep_legacy_text(
     t.push('\n');
 }
 
-/// Whether a line ends with a result token (`1-0`, `0-1`, `1/2-1/2`, `*`).
-fn ends_with_result(line: &str) -> bool {
-    matches!(
-        line.split_whitespace().next_back(),
-        Some("1-0" | "0-1" | "1/2-1/2" | "*")
-    )
-}
-
-/// Whether a line begins with move number 1 (`1.`, `1 .`, `1...`): the start of a game's moves.
-fn starts_first_move(line: &str) -> bool {
-    line.strip_prefix('1')
-        .is_some_and(|rest| rest.trim_start().starts_with('.'))
-}
-
-/// Whether a line starts a tag pair (`[Name ...`).
-fn is_tag_line(line: &str) -> bool {
-    let b = line.as_bytes();
-    b.len() >= 2 && b[0] == b'[' && b[1].is_ascii_alphabetic()
-}
-
-/// Whether a line is exactly one or more complete tag pairs (`[Name "value"]`).
-fn is_full_tag_line(line: &str) -> bool {
-    let t = line.trim_end();
-    is_tag_line(t) && t.ends_with("\"]") && t.contains(" \"")
-}
-
 /// Whether a `{` comment is still open at the end of this line.
 fn scan_comment_state(line: &str, mut in_comment: bool) -> bool {
     for b in line.bytes() {
@@ -662,17 +639,17 @@ impl<'a> Parser<'a> {
         self.line_start = at + 1;
     }
 
-    /// Skips white space (ASCII and the ideographic space), counting lines.
+    /// Skips white space ([`pgn_layout::is_space`]), counting lines.
     fn skip_ws(&mut self) {
-        while self.i < self.b.len() {
-            match self.b[self.i] {
-                b'\n' => {
-                    self.newline(self.i);
-                    self.i += 1;
+        loop {
+            match pgn_layout::space_len_at(self.s, self.i) {
+                0 => break,
+                n => {
+                    if self.b[self.i] == b'\n' {
+                        self.newline(self.i);
+                    }
+                    self.i += n;
                 }
-                b' ' | b'\t' | b'\r' | 0x0B | 0x0C => self.i += 1,
-                0xE3 if self.b[self.i..].starts_with("\u{3000}".as_bytes()) => self.i += 3,
-                _ => break,
             }
         }
     }
@@ -961,8 +938,7 @@ impl<'a> Parser<'a> {
                     let word = &self.s[open..end];
                     if let Some(r) = GameResult::from_token(word) {
                         if depth == 0 {
-                            let rest = self.s[end..].trim();
-                            self.ending = Some((r, (!rest.is_empty()).then(|| rest.to_owned())));
+                            self.ending = Some((r, pgn_layout::trailing_text(&self.s[end..])));
                             self.i = self.b.len();
                             return Ok(End::Eof);
                         }
@@ -1011,15 +987,19 @@ impl<'a> Parser<'a> {
         Err(self.err_at(open, kind::RECORD_SYNTAX, "variation not closed"))
     }
 
-    /// The end of a word starting at `from`: white space or a PGN delimiter.
+    /// The end of a word starting at `from`: white space ([`pgn_layout::is_space`]) or a PGN
+    /// delimiter.
     fn word_end(&self, from: usize) -> usize {
         let mut k = from;
         while k < self.b.len() {
             match self.b[k] {
-                b' ' | b'\t' | b'\r' | b'\n' | b'{' | b'}' | b'(' | b')' | b';' | b'[' | b'$' => {
+                b'{' | b'}' | b'(' | b')' | b';' | b'[' | b'$' => break,
+                // (A byte that may start a white space character; other bytes never do.)
+                b'\t'..=b'\r' | b' ' | 0xC2 | 0xE1..=0xE3
+                    if pgn_layout::space_len_at(self.s, k) > 0 =>
+                {
                     break;
                 }
-                0xE3 if self.b[k..].starts_with("\u{3000}".as_bytes()) => break,
                 _ => k += 1,
             }
         }
@@ -1093,7 +1073,7 @@ impl<'a> Parser<'a> {
                     // SAN: the rank base is told by the whole movetext (a rank 0 or 10, or the
                     // pawn style), pychess's 1-10 when nothing tells.
                     let n = if n.is_san() {
-                        notation::san::sniff_rank_base(self.s[at..].split_ascii_whitespace())
+                        notation::san::sniff_rank_base(words(&self.s[at..]))
                             .map_or(Notation::San, |b| b.notation())
                     } else {
                         n
@@ -1126,7 +1106,7 @@ impl<'a> Parser<'a> {
             let r = self
                 .player
                 .play(text, notation, sp, *ply + 1, pos, line, || {
-                    movetext::following_moves(s[i..].split_ascii_whitespace(), 10)
+                    movetext::following_moves(words(&s[i..]), 10)
                 });
             if !self.player.warnings.is_empty() {
                 self.warnings.append(&mut self.player.warnings);
@@ -1139,6 +1119,11 @@ impl<'a> Parser<'a> {
         }
         Ok(())
     }
+}
+
+/// The words of a text, between white space.
+fn words(s: &str) -> impl Iterator<Item = &str> {
+    s.split(is_space).filter(|w| !w.is_empty())
 }
 
 /// The WXF two-file pawn form `33.4` (digit, digit, dot, digit).
@@ -1194,14 +1179,14 @@ fn parse_tag(line: &str) -> Option<(String, String, usize)> {
 //   quoted      = '"' value closer      (a closer whose '"' is not escaped; see `quoted`)
 //   closer      = '"' blanks "]"
 //   bare        = up to "]", "]"        (the value trimmed)
-//   blanks      = spaces and tabs
+//   blanks      = white space ([`pgn_layout::is_space`])
 
 /// `[Name "value"]` or `[Name value]`: the name and the value (unescaped).
 fn tag_pair(i: &str) -> IResult<&str, (&str, String)> {
     let (i, (_, name, _)) = (
         char('['),
-        take_till(|c: char| c.is_whitespace() || c == '"' || c == ']'),
-        space0,
+        take_till(|c: char| is_space(c) || c == '"' || c == ']'),
+        blanks,
     )
         .parse(i)?;
     // After an opening quote the value is quoted: no falling back to a bare value.
@@ -1209,19 +1194,21 @@ fn tag_pair(i: &str) -> IResult<&str, (&str, String)> {
     Ok((i, (name, value)))
 }
 
+/// White space inside a tag line.
+fn blanks(i: &str) -> IResult<&str, &str> {
+    take_while(is_space).parse(i)
+}
+
 /// `"` then `]`, blanks between: where a quoted value may end.
 fn closer(i: &str) -> IResult<&str, ()> {
-    value((), (char('"'), space0, char(']'))).parse(i)
+    value((), (char('"'), blanks, char(']'))).parse(i)
 }
 
 /// What may follow a tag pair on its line: nothing, or another tag pair.
 fn end_or_tag(i: &str) -> IResult<&str, ()> {
     value(
         (),
-        (
-            take_while(char::is_whitespace),
-            alt((value((), eof), value((), peek(char('['))))),
-        ),
+        (blanks, alt((value((), eof), value((), peek(char('[')))))),
     )
     .parse(i)
 }
@@ -1308,15 +1295,11 @@ fn comment_text(c: &str) -> String {
         return c;
     }
     let lines: Vec<&str> = c.split('\n').map(|l| l.trim_end_matches('\r')).collect();
-    let blank = |l: &str| l.trim_matches([' ', '\t', '\r', '\u{3000}']).is_empty();
     let mut out = String::with_capacity(c.len());
     for (i, line) in lines.iter().enumerate() {
-        if blank(line) && i > 0 {
-            let next = lines[i + 1..].iter().find(|l| !blank(l));
-            if next.is_some_and(|l| {
-                l.trim_start_matches([' ', '\t', '\u{3000}'])
-                    .starts_with('[')
-            }) {
+        if is_blank(line) && i > 0 {
+            let next = lines[i + 1..].iter().find(|l| !is_blank(l));
+            if next.is_some_and(|l| pgn_layout::trim_start(l).starts_with('[')) {
                 continue;
             }
         }
@@ -1336,7 +1319,7 @@ fn push_tag_name(name: &str, out: &mut String) {
         out.push('X');
     }
     out.extend(name.chars().map(|c| {
-        if c.is_whitespace() || c.is_control() || matches!(c, '"' | '[' | ']') {
+        if is_space(c) || c.is_control() || matches!(c, '"' | '[' | ']') {
             '_'
         } else {
             c
@@ -1399,30 +1382,23 @@ pub fn write_game(game: &Game, notation: Notation, out: &mut String) {
     out.push('\n');
 }
 
-/// Writes the text after the result so that it reads back as this game's trailing text: a line
-/// that would start a new game where it stands (a tag pair, or move 1 right after a line ending
-/// with a result) is joined to the last line with text before it, with a space. `out` ends with
-/// the result line.
+/// Writes the text after the result so that it reads back as this game's trailing text
+/// ([`pgn_layout::trailing_text`]) and prints the same again: a line that would start a new game
+/// where it stands (a tag pair, or move 1 right after a line ending with a result) is joined to
+/// the last line with text before it, the line break, blank lines and indentation in between
+/// becoming one space. `out` ends with the result line.
 fn write_trailing_text(t: &str, out: &mut String) {
     let mut prev_ended = true;
-    // (Without the carriage returns at the line ends and the blank lines at the start and the
-    // end, which a reader drops: the game would not print the same after reading back.)
-    let lines = t
-        .trim_end()
-        .lines()
-        .map(|l| l.trim_end_matches('\r'))
-        .skip_while(|l| l.trim().is_empty());
-    for line in lines {
-        let trimmed = line.trim_start_matches([' ', '\t', '\u{3000}']);
+    for line in pgn_layout::trailing_lines(t) {
+        let trimmed = pgn_layout::trim_start(line);
         if is_tag_line(trimmed) || (prev_ended && starts_first_move(trimmed)) {
-            // Joined to the last line with text (blank lines in between would leave it a line
-            // of its own).
-            while out.ends_with(['\n', '\r', ' ', '\t']) {
-                out.pop();
-            }
+            let kept = pgn_layout::trim_end(out).len();
+            out.truncate(kept);
             out.push(' ');
+            out.push_str(trimmed);
+        } else {
+            out.push_str(line);
         }
-        out.push_str(line);
         out.push('\n');
         if !trimmed.is_empty() {
             prev_ended = ends_with_result(trimmed);
