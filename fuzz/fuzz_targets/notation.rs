@@ -1,5 +1,5 @@
-//! Any text as a move in each notation, on a few positions: an error, or a legal move whose printed
-//! form parses back to the same move.
+//! Any text as a move in each notation (ICCS, WXF, Chinese and both SAN dialects), on a few
+//! positions: an error, or a legal move whose printed form parses back to the same move.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
     if first & 0x80 != 0 {
         pos = pos.null_move();
     }
-    for notation in [Notation::Iccs, Notation::Wxf, Notation::Chinese] {
+    for notation in Notation::ALL {
         match parse_move(&pos, text, notation) {
             Ok(parsed) => {
                 assert!(
