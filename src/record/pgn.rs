@@ -993,13 +993,10 @@ impl<'a> Parser<'a> {
         let mut k = from;
         while k < self.b.len() {
             match self.b[k] {
-                b'{' | b'}' | b'(' | b')' | b';' | b'[' | b'$' => break,
-                // (A byte that may start a white space character; other bytes never do.)
-                b'\t'..=b'\r' | b' ' | 0xC2 | 0xE1..=0xE3
-                    if pgn_layout::space_len_at(self.s, k) > 0 =>
-                {
-                    break;
-                }
+                b'{' | b'}' | b'(' | b')' | b';' | b'[' | b'$' | b'\t'..=b'\r' | b' ' => break,
+                // (A byte that may start a white space character outside ASCII; other bytes
+                // never do.)
+                0xC2 | 0xE1..=0xE3 if pgn_layout::space_len_at(self.s, k) > 0 => break,
                 _ => k += 1,
             }
         }
