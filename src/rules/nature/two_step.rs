@@ -9,8 +9,11 @@ use super::*;
 /// move's best static exchange.
 pub(super) const TWO_STEP_PLIES: u32 = 3;
 
-/// A bound above every balance (scalar) of the capture-only search.
-pub(super) const QS_INF: i32 = 1_000_000;
+/// A bound above every balance ([`Analyzer::qs_key`]) of the capture-only search.
+pub(super) const QS_INF: i32 = 1_000_000_000;
+
+/// The scalar value's weight in [`Analyzer::qs_key`]: above twice any pawn count.
+pub(super) const QS_KEY_SCALE: i32 = 64;
 
 /// What the capture-only search of a two-step win needs to know besides the position.
 pub(super) struct QsCtx<'a> {
@@ -269,10 +272,23 @@ impl Analyzer<'_> {
         top
     }
 
+    /// The value a balance has in the capture-only search ([`Self::qs`]): its scalar value
+    /// (RULES.md §1), and at equal value the balance with more of it in pawns above the other.
+    /// Balances of equal value can differ in what they are made of (a crossed pawn floats:
+    /// one pawn for a piece is no gain, [`Mat::is_gain`]), so the search ranks them by what
+    /// they are; ranked by value alone, the first found among them would be kept, and the
+    /// order captures are found in is square order, which a mirrored board reverses. Linear
+    /// in the balance, so that the alpha-beta window works on it as on the value.
+    pub(super) fn qs_key(&self, v: Mat) -> i32 {
+        self.scalar(v) * QS_KEY_SCALE + v.pawns
+    }
+
     /// Capture-only search for [`Self::two_step_value`]: the best balance for the side to move
     /// of `pos` (never below zero: it may stop capturing) within `plies` captures, with an
-    /// alpha-beta window on the scalar value, and the first capture of the best line. At the
-    /// horizon, the side to move's best static exchange.
+    /// alpha-beta window on the balance's value ([`Self::qs_key`]: at equal value, the opponent
+    /// answering the first capture picks the balance with more pawns, which leaves the chaser's
+    /// total no gain when a pawn for a piece is all it has), and the first capture of the best
+    /// line. At the horizon, the side to move's best static exchange.
     pub(super) fn qs(
         &mut self,
         pos: &Position,
@@ -289,14 +305,14 @@ impl Analyzer<'_> {
             if p.role == Role::King || self.not_credited(pos, s, p, ctx) {
                 continue;
             }
-            let _ = squares.try_push((self.scalar(self.mat(p)), s));
+            let _ = squares.try_push((self.qs_key(self.mat(p)), s));
         }
         let mut best = Mat::default();
         let mut best_move = None;
         if plies == 0 {
             for (_, s) in squares {
                 let (v, line) = self.see(pos, s, 0);
-                if self.scalar(v) > self.scalar(best) {
+                if self.qs_key(v) > self.qs_key(best) {
                     best = v;
                     best_move = line.first().map(|&f| Move::new(f, s));
                 }
@@ -315,8 +331,8 @@ impl Analyzer<'_> {
                 let (child, _) =
                     self.qs(&pos.after(c), plies - 1, gain - beta, gain - alpha, ctx)?;
                 let v = victim - child;
-                let sc = self.scalar(v);
-                if sc > self.scalar(best) {
+                let sc = self.qs_key(v);
+                if sc > self.qs_key(best) {
                     best = v;
                     best_move = Some(c);
                     if sc >= beta {
