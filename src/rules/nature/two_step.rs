@@ -172,7 +172,7 @@ impl Analyzer<'_> {
             if self.scalar(x - lost) + self.top_victim(&r2) <= 0 {
                 return Ok(None);
             }
-            let (back, by) = self.best_follow(&r2, &ctx);
+            let (back, by) = self.best_follow(&r2, &ctx, x - lost);
             let total = x - lost + back;
             if !total.is_gain() {
                 return Ok(None);
@@ -194,10 +194,20 @@ impl Analyzer<'_> {
     }
 
     /// The side to move's best static exchange in `pos` among the captures the two-step search
-    /// counts, and every piece of its that starts one as good.
-    pub(super) fn best_follow(&mut self, pos: &Position, ctx: &QsCtx) -> (Mat, Bitboard) {
+    /// counts, and every piece of its that starts one as good. `base` is what the line has
+    /// netted before it: among exchanges of equal value, one after which the whole is a gain
+    /// ([`Mat::is_gain`]: a crossed pawn floats, one pawn for a piece is none) ranks above one
+    /// after which it is not (the chaser picks the capture that wins; ranked by value alone,
+    /// the first found would be kept, in square order, which a mirrored board reverses).
+    pub(super) fn best_follow(
+        &mut self,
+        pos: &Position,
+        ctx: &QsCtx,
+        base: Mat,
+    ) -> (Mat, Bitboard) {
         let turn = pos.turn();
         let mut best = Mat::default();
+        let mut best_rank = 0;
         let mut by = Bitboard::EMPTY;
         for s in pos.by_color(!turn) & pos.attacked_by(turn) {
             let Some(p) = pos.piece_at(s) else { continue };
@@ -205,22 +215,22 @@ impl Analyzer<'_> {
                 continue;
             }
             let (v, _) = self.see(pos, s, 0);
-            let (sc, bsc) = (self.scalar(v), self.scalar(best));
-            if sc < bsc || sc <= 0 || self.not_credited(pos, s, p, ctx) {
+            let sc = self.scalar(v);
+            let rank = sc * 2 + i32::from((base + v).is_gain());
+            if rank < best_rank || sc <= 0 || self.not_credited(pos, s, p, ctx) {
                 continue;
             }
-            if sc > bsc {
+            if rank > best_rank {
                 best = v;
+                best_rank = rank;
                 by = Bitboard::EMPTY;
             }
-            if sc >= bsc && sc > 0 {
-                // Every capturer that starts an exchange as good (not only the first found).
-                let victim = self.mat(p);
-                for c in Self::captures_to(pos, s) {
-                    let (back, _) = self.see(&pos.after(c), s, 1);
-                    if self.scalar(victim - back) == sc {
-                        by |= Bitboard::from_square(c.from);
-                    }
+            // Every capturer that starts an exchange as good (not only the first found).
+            let victim = self.mat(p);
+            for c in Self::captures_to(pos, s) {
+                let (back, _) = self.see(&pos.after(c), s, 1);
+                if self.scalar(victim - back) == sc {
+                    by |= Bitboard::from_square(c.from);
                 }
             }
         }
