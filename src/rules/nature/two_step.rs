@@ -283,22 +283,22 @@ impl Analyzer<'_> {
     }
 
     /// The value a balance has in the capture-only search ([`Self::qs`]): its scalar value
-    /// (RULES.md §1), and at equal value the balance with more of it in pawns above the other.
-    /// Balances of equal value can differ in what they are made of (a crossed pawn floats:
-    /// one pawn for a piece is no gain, [`Mat::is_gain`]), so the search ranks them by what
-    /// they are; ranked by value alone, the first found among them would be kept, and the
-    /// order captures are found in is square order, which a mirrored board reverses. Linear
-    /// in the balance, so that the alpha-beta window works on it as on the value.
+    /// (RULES.md §1), and at equal value the balance with more of it in pieces above the other
+    /// (a crossed pawn floats, RULES.md §1; pieces do not: a side keeps a piece rather than
+    /// take pawns of the same value for it). Balances of equal value can differ in what they
+    /// are made of, and that decides whether the chaser's total is a gain ([`Mat::is_gain`]:
+    /// one pawn for a piece is none); ranked by value alone, the first found among them was
+    /// kept, and captures are found in square order, which a mirrored board reverses. Linear in
+    /// the balance, so that the alpha-beta window works on it as on the value.
     pub(super) fn qs_key(&self, v: Mat) -> i32 {
-        self.scalar(v) * QS_KEY_SCALE + v.pawns
+        self.scalar(v) * QS_KEY_SCALE - v.pawns
     }
 
     /// Capture-only search for [`Self::two_step_value`]: the best balance for the side to move
     /// of `pos` (never below zero: it may stop capturing) within `plies` captures, with an
-    /// alpha-beta window on the balance's value ([`Self::qs_key`]: at equal value, the opponent
-    /// answering the first capture picks the balance with more pawns, which leaves the chaser's
-    /// total no gain when a pawn for a piece is all it has), and the first capture of the best
-    /// line. At the horizon, the side to move's best static exchange.
+    /// alpha-beta window on the balance's value ([`Self::qs_key`]: at equal value, the balance
+    /// with more of it in pieces), and the first capture of the best line. At the horizon, the
+    /// side to move's best static exchange.
     pub(super) fn qs(
         &mut self,
         pos: &Position,
