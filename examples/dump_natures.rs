@@ -7,12 +7,12 @@
 //! as such). Writes OUT (natures and cycles) and OUT.nodes (the search nodes of every move, which
 //! may change with a faster search).
 use std::fmt::Write as _;
-use std::path::PathBuf;
+
+#[path = "common/games.rs"]
+mod games;
 
 use rayon::prelude::*;
-use xiangqi_arbiter::record::walk;
 use xiangqi_arbiter::rules::{Profile, find_cycles, try_classify_line};
-use xiangqi_arbiter::{Move, Position};
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -27,32 +27,7 @@ fn main() {
         std::process::exit(2);
     }
     let out = args.remove(0);
-    let mut games: Vec<(String, Position, Vec<Move>)> = Vec::new();
-    for p in &args {
-        if p.ends_with(".jsonl") {
-            let text = std::fs::read_to_string(p).expect("read");
-            for (i, l) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
-                let v: serde_json::Value = serde_json::from_str(l).expect("json");
-                let pos = Position::from_fen(v["fen"].as_str().unwrap()).expect("fen");
-                let moves = v["moves"]
-                    .as_str()
-                    .unwrap()
-                    .split_whitespace()
-                    .map(|m| Move::parse_iccs(m).expect("iccs"))
-                    .collect();
-                games.push((format!("{p}#{}", i + 1), pos, moves));
-            }
-        } else {
-            let walk::Expanded { inputs, .. } = walk::expand_all(&[PathBuf::from(p)]);
-            walk::for_each_game(&inputs, |e| {
-                games.push((
-                    format!("{}#{}", e.source, e.index + 1),
-                    e.game.start,
-                    e.game.main_moves(),
-                ));
-            });
-        }
-    }
+    let games = games::read_games(&args);
     let dumps: Vec<(String, String)> = games
         .par_iter()
         .map(|(name, start, moves)| {

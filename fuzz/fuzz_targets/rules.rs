@@ -1,8 +1,11 @@
 //! Random legal lines from a few positions, classified and adjudicated under both profiles:
-//! never a panic, one nature per move, and every chase target an enemy piece.
+//! never a panic, one nature per move, every chase target an enemy piece, and the same ruling
+//! in the four orientations of the board (mirrored, colours swapped, both: natures, targets,
+//! joint flags, cycles and natural-limit counts map back unchanged, issue 29).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use xiangqi_arbiter::rules::orientation::differences;
 use xiangqi_arbiter::rules::{NatureKind, Profile, adjudicate};
 use xiangqi_arbiter::{Position, START_FEN};
 
@@ -42,5 +45,7 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
         }
+        let (_, diffs) = differences(&start, &line, &profile);
+        assert!(diffs.is_empty(), "{}: {diffs:?}", profile.name);
     }
 });

@@ -12,14 +12,15 @@ impl Analyzer<'_> {
     /// is judged and the one needing the fewest pieces counts: the target is won by whatever
     /// line the chaser picks, so the chase is joint only when every such line needs two or
     /// more pieces (RULES.md §2, joint chase: take one away and the threat is gone), whatever
-    /// order the captures were generated in. At an equal count the first line's pieces are
-    /// named.
+    /// order the captures were generated in. At an equal count the pieces of the line whose
+    /// first capture comes first in [`TieOrder`] are named.
     pub(super) fn participants(
         &mut self,
         q: &Position,
         t: &Threat,
     ) -> Result<Vec<Square>, Exhausted> {
         let mut parts = self.line_participants(q, t)?;
+        let mut named = t.first.from;
         for (m, line) in &t.ties {
             if parts.len() < 2 {
                 break;
@@ -29,8 +30,12 @@ impl Analyzer<'_> {
             u.line = line.clone();
             u.ties.clear();
             let p = self.line_participants(q, &u)?;
-            if p.len() < parts.len() {
+            if p.len() < parts.len()
+                || (p.len() == parts.len()
+                    && TieOrder::of(q).rank(m.from) < TieOrder::of(q).rank(named))
+            {
                 parts = p;
+                named = m.from;
             }
         }
         Ok(parts)

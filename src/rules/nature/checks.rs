@@ -105,10 +105,12 @@ impl Analyzer<'_> {
             if wanted.is_empty() {
                 continue;
             }
-            // What every defence leaves, against the best defence of each target. Among
-            // defences that leave the same material, the opponent picks the one whose capture
-            // is weakest ([`Self::line_rank`]): the ranking, not the order the defences were
-            // generated in, decides, so that a mirrored board is judged the same.
+            // What every defence leaves (the intersection over the defences), against the best
+            // defence of each target. Among defences that leave the same material, the opponent
+            // picks the one whose capture is weakest ([`Self::line_rank`]), and among those that
+            // rank alike the one whose capturer comes first in [`TieOrder`]: the ranking, not
+            // the order the defences were generated in, decides, so that a mirrored board is
+            // judged the same.
             let mut common: Option<Wins> = None;
             for wins in per_reply {
                 let wins = wins.into_iter().filter(|w| wanted.contains(w.0));
@@ -120,10 +122,17 @@ impl Analyzer<'_> {
                             .filter_map(|(t, from, v)| {
                                 let w = wins.iter().find(|w| w.0 == t)?;
                                 let (a, b) = (self.scalar(w.2), self.scalar(v));
+                                let (wo, fo) = (origin_in(m, w.1), origin_in(m, from));
+                                let (ra, rb) =
+                                    (self.line_rank(q, t, wo, w.2), self.line_rank(q, t, fo, v));
+                                // (Lines that rank alike: the capturer first in the order
+                                // no drawing of the board changes, [`TieOrder`].)
                                 let weaker = a < b
+                                    || (a == b && ra < rb)
                                     || (a == b
-                                        && self.line_rank(q, t, origin_in(m, w.1), w.2)
-                                            < self.line_rank(q, t, origin_in(m, from), v));
+                                        && ra == rb
+                                        && wo != fo
+                                        && TieOrder::of(q).rank(wo) < TieOrder::of(q).rank(fo));
                                 Some(if weaker { (t, w.1, w.2) } else { (t, from, v) })
                             })
                             .collect()
@@ -141,8 +150,18 @@ impl Analyzer<'_> {
                 out.push((s, m, origin_in(m, capturer), v));
             }
         }
-        // Best first; the sort is stable, so equal lines keep the generation order.
-        out.sort_by_key(|o| std::cmp::Reverse(self.win_score(q, o.2, o.3)));
+        // Best first; equal lines in [`TieOrder`] of their first check (not the order the
+        // checks were generated in: square order, which a mirrored board reverses).
+        if out.len() > 1 {
+            let order = TieOrder::of(q);
+            out.sort_by_cached_key(|o| {
+                (
+                    std::cmp::Reverse(self.win_score(q, o.2, o.3)),
+                    order.move_rank(o.1),
+                    order.rank(o.2),
+                )
+            });
+        }
         Ok(out)
     }
 
@@ -232,11 +251,21 @@ impl Analyzer<'_> {
                 // At an equal score, a capturer that is not the target's exchange partner in
                 // `q` is preferred ([`Self::line_rank`]): the chaser picks its best capture,
                 // whatever order the captures were generated in.
+                // Captures that rank alike: the capturer first in [`TieOrder`].
                 let better = best.is_none_or(|(bf, bv, b)| {
+                    let (cf, of) = (
+                        origin_after_check(q, r, cm.from),
+                        origin_after_check(q, r, bf),
+                    );
+                    let (ra, rb) = (
+                        self.line_rank(q, t, cf, total),
+                        self.line_rank(q, t, of, bv),
+                    );
                     sc > b
+                        || (sc == b && ra > rb)
                         || (sc == b
-                            && self.line_rank(q, t, origin_after_check(q, r, cm.from), total)
-                                > self.line_rank(q, t, origin_after_check(q, r, bf), bv))
+                            && ra == rb
+                            && TieOrder::of(q).rank(cf) < TieOrder::of(q).rank(of))
                 });
                 if better {
                     best = Some((cm.from, total, sc));
@@ -257,7 +286,15 @@ impl Analyzer<'_> {
                 let s = origin_in(rep, s);
                 match wins.iter_mut().find(|w| w.0 == s) {
                     Some(w) => {
-                        if self.win_score(&s2, capturer, total) > self.win_score(&s2, w.1, w.2) {
+                        // (At an equal score, the capturer first in [`TieOrder`].)
+                        let (a, b) = (
+                            self.win_score(&s2, capturer, total),
+                            self.win_score(&s2, w.1, w.2),
+                        );
+                        if a > b
+                            || (a == b
+                                && TieOrder::of(&s2).rank(capturer) < TieOrder::of(&s2).rank(w.1))
+                        {
                             *w = (s, capturer, total);
                         }
                     }
@@ -430,21 +467,28 @@ impl Analyzer<'_> {
                 ways.push((s, piece, parts, group, m));
             }
         }
-        // One threat per target, whichever way is found first: the pieces common to every way,
-        // the groups and checking pieces of all of them.
+        // One threat per target: the pieces common to every way (intersection), the groups and
+        // checking pieces of all of them (union); the check named is the one first in
+        // [`TieOrder`] (not the first generated).
         let mut done = Bitboard::EMPTY;
-        for &(s, piece, _, _, first) in &ways {
+        let order = TieOrder::of(q);
+        for &(s, piece, _, _, _) in &ways {
             if done.contains(s) {
                 continue;
             }
             done |= Bitboard::from_square(s);
             let mut parts: Option<Bitboard> = None;
             let (mut group, mut checkers) = (Bitboard::EMPTY, Bitboard::EMPTY);
+            let mut first: Option<Move> = None;
             for &(_, _, p, g, m) in ways.iter().filter(|w| w.0 == s) {
                 parts = Some(parts.map_or(p, |x| x & p));
                 group |= g;
                 checkers |= Bitboard::from_square(m.from);
+                if first.is_none_or(|f| order.move_rank(m) < order.move_rank(f)) {
+                    first = Some(m);
+                }
             }
+            let first = first.expect("a way to the target");
             let mut parts = parts.unwrap_or_default();
             if parts.is_empty() {
                 parts = Bitboard::from_square(first.from);

@@ -58,6 +58,7 @@ mod protection;
 #[cfg(test)]
 mod testkit;
 mod threats;
+mod ties;
 mod two_step;
 
 use checks::ReplyLog;
@@ -66,6 +67,7 @@ pub use material::Mat;
 use material::{Refute, attacked_squares};
 use newness::made_by_move;
 use threats::Threat;
+use ties::TieOrder;
 
 /// The nature of a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -345,7 +345,13 @@ impl Analyzer<'_> {
                 } else if made_by(parts[0]) {
                     parts
                 } else {
-                    match t.capturers.into_iter().find(|&c| made_by(c)) {
+                    let order = TieOrder::of(&q1);
+                    match t
+                        .capturers
+                        .into_iter()
+                        .filter(|&c| made_by(c))
+                        .min_by_key(|&c| order.rank(c))
+                    {
                         Some(c) => vec![c],
                         None => parts,
                     }

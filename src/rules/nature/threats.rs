@@ -34,7 +34,7 @@ pub(super) struct Threat {
     pub(super) rooted: bool,
     /// For a direct capture: the other first captures (with their principal lines) that score
     /// exactly as well as `first` ([`Analyzer::participants`] judges them all).
-    pub(super) ties: ArrayVec<(Move, ArrayVec<Square, 8>), 4>,
+    pub(super) ties: ArrayVec<(Move, ArrayVec<Square, 8>), 8>,
     /// For a win by checks read against every defence ([`Analyzer::check_wins`]): the net
     /// balance of its best line, what the series nets against the best defence (0 for the
     /// other kinds of threat). Newness compares it ([`Analyzer::chase_targets`]).
@@ -115,7 +115,17 @@ impl Analyzer<'_> {
                 if sc == best
                     && let Some(f) = found.as_mut()
                 {
-                    let _ = f.ties.try_push((m, line));
+                    // Equally good first captures: all are kept ([`Threat::ties`]); the one
+                    // named first comes first in [`TieOrder`] (not in generation order, square
+                    // order, which a mirrored board reverses).
+                    let order = TieOrder::of(q);
+                    if order.rank(m.from) < order.rank(f.first.from) {
+                        let old = (f.first, std::mem::replace(&mut f.line, line));
+                        f.first = m;
+                        let _ = f.ties.try_push(old);
+                    } else {
+                        let _ = f.ties.try_push((m, line));
+                    }
                 } else if sc > best {
                     best = sc;
                     found = Some(Threat {

@@ -9,8 +9,11 @@ use super::*;
 /// move's best static exchange.
 pub(super) const TWO_STEP_PLIES: u32 = 3;
 
-/// A bound above every balance (scalar) of the capture-only search.
-pub(super) const QS_INF: i32 = 1_000_000;
+/// A bound above every balance ([`Analyzer::qs_key`]) of the capture-only search.
+pub(super) const QS_INF: i32 = 1_000_000_000;
+
+/// The scalar value's weight in [`Analyzer::qs_key`]: above twice any pawn count.
+pub(super) const QS_KEY_SCALE: i32 = 64;
 
 /// What the capture-only search of a two-step win needs to know besides the position.
 pub(super) struct QsCtx<'a> {
@@ -169,7 +172,7 @@ impl Analyzer<'_> {
             if self.scalar(x - lost) + self.top_victim(&r2) <= 0 {
                 return Ok(None);
             }
-            let (back, by) = self.best_follow(&r2, &ctx);
+            let (back, by) = self.best_follow(&r2, &ctx, x - lost);
             let total = x - lost + back;
             if !total.is_gain() {
                 return Ok(None);
@@ -191,10 +194,20 @@ impl Analyzer<'_> {
     }
 
     /// The side to move's best static exchange in `pos` among the captures the two-step search
-    /// counts, and every piece of its that starts one as good.
-    pub(super) fn best_follow(&mut self, pos: &Position, ctx: &QsCtx) -> (Mat, Bitboard) {
+    /// counts, and every piece of its that starts one as good. `base` is what the line has
+    /// netted before it: among exchanges of equal value, one after which the whole is a gain
+    /// ([`Mat::is_gain`]: a crossed pawn floats, one pawn for a piece is none) ranks above one
+    /// after which it is not (the chaser picks the capture that wins; ranked by value alone,
+    /// the first found would be kept, in square order, which a mirrored board reverses).
+    pub(super) fn best_follow(
+        &mut self,
+        pos: &Position,
+        ctx: &QsCtx,
+        base: Mat,
+    ) -> (Mat, Bitboard) {
         let turn = pos.turn();
         let mut best = Mat::default();
+        let mut best_rank = 0;
         let mut by = Bitboard::EMPTY;
         for s in pos.by_color(!turn) & pos.attacked_by(turn) {
             let Some(p) = pos.piece_at(s) else { continue };
@@ -202,22 +215,22 @@ impl Analyzer<'_> {
                 continue;
             }
             let (v, _) = self.see(pos, s, 0);
-            let (sc, bsc) = (self.scalar(v), self.scalar(best));
-            if sc < bsc || sc <= 0 || self.not_credited(pos, s, p, ctx) {
+            let sc = self.scalar(v);
+            let rank = sc * 2 + i32::from((base + v).is_gain());
+            if rank < best_rank || sc <= 0 || self.not_credited(pos, s, p, ctx) {
                 continue;
             }
-            if sc > bsc {
+            if rank > best_rank {
                 best = v;
+                best_rank = rank;
                 by = Bitboard::EMPTY;
             }
-            if sc >= bsc && sc > 0 {
-                // Every capturer that starts an exchange as good (not only the first found).
-                let victim = self.mat(p);
-                for c in Self::captures_to(pos, s) {
-                    let (back, _) = self.see(&pos.after(c), s, 1);
-                    if self.scalar(victim - back) == sc {
-                        by |= Bitboard::from_square(c.from);
-                    }
+            // Every capturer that starts an exchange as good (not only the first found).
+            let victim = self.mat(p);
+            for c in Self::captures_to(pos, s) {
+                let (back, _) = self.see(&pos.after(c), s, 1);
+                if self.scalar(victim - back) == sc {
+                    by |= Bitboard::from_square(c.from);
                 }
             }
         }
@@ -269,10 +282,23 @@ impl Analyzer<'_> {
         top
     }
 
+    /// The value a balance has in the capture-only search ([`Self::qs`]): its scalar value
+    /// (RULES.md §1), and at equal value the balance with more of it in pieces above the other
+    /// (a crossed pawn floats, RULES.md §1; pieces do not: a side keeps a piece rather than
+    /// take pawns of the same value for it). Balances of equal value can differ in what they
+    /// are made of, and that decides whether the chaser's total is a gain ([`Mat::is_gain`]:
+    /// one pawn for a piece is none); ranked by value alone, the first found among them was
+    /// kept, and captures are found in square order, which a mirrored board reverses. Linear in
+    /// the balance, so that the alpha-beta window works on it as on the value.
+    pub(super) fn qs_key(&self, v: Mat) -> i32 {
+        self.scalar(v) * QS_KEY_SCALE - v.pawns
+    }
+
     /// Capture-only search for [`Self::two_step_value`]: the best balance for the side to move
     /// of `pos` (never below zero: it may stop capturing) within `plies` captures, with an
-    /// alpha-beta window on the scalar value, and the first capture of the best line. At the
-    /// horizon, the side to move's best static exchange.
+    /// alpha-beta window on the balance's value ([`Self::qs_key`]: at equal value, the balance
+    /// with more of it in pieces), and the first capture of the best line. At the horizon, the
+    /// side to move's best static exchange.
     pub(super) fn qs(
         &mut self,
         pos: &Position,
@@ -289,14 +315,14 @@ impl Analyzer<'_> {
             if p.role == Role::King || self.not_credited(pos, s, p, ctx) {
                 continue;
             }
-            let _ = squares.try_push((self.scalar(self.mat(p)), s));
+            let _ = squares.try_push((self.qs_key(self.mat(p)), s));
         }
         let mut best = Mat::default();
         let mut best_move = None;
         if plies == 0 {
             for (_, s) in squares {
                 let (v, line) = self.see(pos, s, 0);
-                if self.scalar(v) > self.scalar(best) {
+                if self.qs_key(v) > self.qs_key(best) {
                     best = v;
                     best_move = line.first().map(|&f| Move::new(f, s));
                 }
@@ -315,8 +341,8 @@ impl Analyzer<'_> {
                 let (child, _) =
                     self.qs(&pos.after(c), plies - 1, gain - beta, gain - alpha, ctx)?;
                 let v = victim - child;
-                let sc = self.scalar(v);
-                if sc > self.scalar(best) {
+                let sc = self.qs_key(v);
+                if sc > self.qs_key(best) {
                     best = v;
                     best_move = Some(c);
                     if sc >= beta {
