@@ -18,6 +18,7 @@ pub mod adjudicate;
 pub mod event;
 pub mod limit;
 pub mod nature;
+pub mod outcome;
 pub mod profile;
 pub mod repetition;
 pub mod screen;
