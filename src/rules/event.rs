@@ -558,7 +558,10 @@ mod tests {
     #[test]
     fn the_shipped_events_read() {
         let e = Event::from_json(NATIONAL, "national").unwrap();
-        assert_eq!(e.time_control_names(), ["slow", "rapid", "armageddon"]);
+        assert_eq!(
+            e.time_control_names(),
+            ["slow", "rapid", "super_rapid", "armageddon"]
+        );
         assert_eq!(e.rules().name, "cxa");
         assert!(e.rules().tournament_overlay);
         assert_eq!(e.rules().overlay_moves, 25);

@@ -271,12 +271,26 @@ function natureBadge(m) {
 
 // The ruling's outcome under the event (the result, with its draw odds), the early-draw flag,
 // and whether it differs from the record's result.
+// The reviewed record's result ("1-0" ...), if it gives one: the page rules on the line (FEN and
+// moves), so it compares the outcome with the record itself, in the words of the reports.
+function recordedResult() {
+  if (S.mode !== "review") return null;
+  const r = (S.review?.tags ?? []).find(([k]) => k === "Result")?.[1];
+  return r && r !== "*" ? r : null;
+}
+function outcomeReason(o) {
+  const rec = recordedResult();
+  const reason = S.lang === "zh" ? o.reason_zh : o.reason_en;
+  if (!o.result || !rec || o.recorded || rec === o.result) return reason;
+  return reason + t([`；与棋谱记录的结果${rec}不同，以本裁决为准`, `; this differs from the recorded result ${rec}, which it overrides`]);
+}
+
 function renderOutcome(rep) {
   const el = $("outcome");
   if (!rep?.outcome) { el.innerHTML = ""; return; }
   const o = rep.outcome;
   let html = `<h3>${t(["裁决结果", "Outcome"])}: <span class="result">${esc(o.result ?? t(["未定", "none yet"]))}</span></h3>` +
-    `<div class="reason">${esc(S.lang === "zh" ? o.reason_zh : o.reason_en)}</div>`;
+    `<div class="reason">${esc(outcomeReason(o))}</div>`;
   if (rep.early_draw) html += `<div class="warn early-draw">${esc(S.lang === "zh" ? rep.early_draw.reason_zh : rep.early_draw.reason_en)}</div>`;
   el.innerHTML = html;
 }
@@ -364,7 +378,7 @@ async function renderLimit(l, ply, seq) {
       `<span>${t(["计数范围", "window"])}</span><span>${t([`第${r.window_start_ply + 1}–${r.window_end_ply}步`, `plies ${r.window_start_ply + 1}–${r.window_end_ply}`])}${r.last_capture_ply !== null ? ` (${t([`第${r.last_capture_ply}步吃子`, `last capture at ply ${r.last_capture_ply}`])})` : ""}</span>` +
       `<span>${t(["成立于", "valid from"])}</span><span class="valid-from">${r.valid_from_ply != null ? t([`第${r.valid_from_ply}步`, `ply ${r.valid_from_ply}`]) : "—"}</span>` +
       (r.verdict === "inadmissible" ? `<span>${t(["进攻子力", "attacking pieces"])}</span><span class="attackers">${esc(t([`场上${r.attacking_pieces}个（${(r.attackers ?? []).join("、")}），原则上不予判和（裁判酌情）`, `${r.attacking_pieces} on the board (${(r.attackers ?? []).join(", ")}): refused in principle, at the arbiter's discretion (裁判酌情)`]))}</span>` : "") +
-      `<span>${t(["结果", "outcome"])}</span><span class="outcome">${esc(r.outcome.result ?? t(["未定", "none yet"]))} · ${esc(S.lang === "zh" ? r.outcome.reason_zh : r.outcome.reason_en)}</span></div>`;
+      `<span>${t(["结果", "outcome"])}</span><span class="outcome">${esc(r.outcome.result ?? t(["未定", "none yet"]))} · ${esc(outcomeReason(r.outcome))}</span></div>`;
   }
   el.innerHTML = html;
 }
