@@ -217,7 +217,7 @@ pub fn padded_shuffle(padding: usize, loops: usize) -> String {
     let mut moves = Vec::new();
     let (mut red_at_home, mut b) = (true, 0);
     for ply in 0..padding {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             moves.push(if red_at_home { "a0a1" } else { "a1a0" }.to_owned());
             red_at_home = !red_at_home;
         } else {
@@ -228,7 +228,7 @@ pub fn padded_shuffle(padding: usize, loops: usize) -> String {
     let red_loop = ["b0c2", "c2b0"];
     let black_loop = ["b9c7", "c7b9"];
     for i in 0..loops * 4 {
-        let red_turn = (padding + i) % 2 == 0;
+        let red_turn = (padding + i).is_multiple_of(2);
         let step = (i / 2) % 2;
         moves.push(
             if red_turn {
