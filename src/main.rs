@@ -6,7 +6,6 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use xiangqi_arbiter::report::text::TextLang;
-use xiangqi_arbiter::rules::limit::Lang;
 use xiangqi_arbiter::service::{
     self, AdjudicateOptions, ClaimRequest, GameInput, ScreenRequest, ServiceError, SettingsText,
 };
@@ -99,8 +98,9 @@ enum Command {
         #[arg(long)]
         settings: Option<PathBuf>,
         /// An event file (events/*.json): the event's rules profile, tournament overlay,
-        /// occurrence counting and natural move limit. Overrides --rules.
-        #[arg(long, conflicts_with = "settings")]
+        /// occurrence counting and natural move limit (not with --rules or --settings: the
+        /// event names its rules).
+        #[arg(long, conflicts_with_all = ["settings", "rules"])]
         event: Option<PathBuf>,
         /// The event's time control whose natural move limit applies (slow, rapid, armageddon
         /// ...; default: the event's default).
@@ -150,8 +150,9 @@ enum Command {
         #[arg(long)]
         settings: Option<std::path::PathBuf>,
         /// An event file (events/*.json): the event's rules profile, tournament overlay,
-        /// occurrence counting and natural move limit. Overrides --rules.
-        #[arg(long, conflicts_with = "settings")]
+        /// occurrence counting and natural move limit (not with --rules or --settings: the
+        /// event names its rules).
+        #[arg(long, conflicts_with_all = ["settings", "rules"])]
         event: Option<PathBuf>,
         /// The event's time control whose natural move limit applies (slow, rapid, armageddon
         /// ...; default: the event's default).
@@ -286,8 +287,9 @@ enum Command {
         #[arg(long, conflicts_with = "event")]
         profile: Option<String>,
         /// An event file (events/*.json): the rules profile and the natural move limit of its
-        /// time control.
-        #[arg(long, conflicts_with = "settings")]
+        /// time control (not with --rules, --rule-settings, --settings or --profile: the event
+        /// names them; --limit, --attack-cap and --check-cap override it, as the report says).
+        #[arg(long, conflicts_with_all = ["settings", "rules", "rule_settings"])]
         event: Option<PathBuf>,
         /// The event's time control (slow, rapid, armageddon ...; default: the event's default).
         #[arg(long, requires = "event")]
@@ -315,9 +317,9 @@ enum Command {
         /// One JSON object instead of the text report.
         #[arg(long)]
         json: bool,
-        /// Language of the text report.
-        #[arg(long, default_value = "en", value_parser = parse_lang)]
-        lang: Lang,
+        /// Language of the text report: en (default), zh or both.
+        #[arg(long, default_value = "en")]
+        lang: TextLang,
         /// Also write the board at the claim ply as an SVG picture to this file.
         #[arg(long)]
         svg: Option<PathBuf>,
@@ -353,10 +355,6 @@ fn parse_color(s: &str) -> Result<Color, String> {
         "black" | "b" => Ok(Color::Black),
         _ => Err(format!("'{s}' is not a side (expected red or black)")),
     }
-}
-
-fn parse_lang(s: &str) -> Result<Lang, String> {
-    s.parse()
 }
 
 /// `println!` to standard output, turning a write error into a [`Failure`] (a closed pipe ends
@@ -739,15 +737,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if json {
                 outln!("{}", outcome.to_json());
             } else {
-                out!("{}", outcome.to_text(lang));
+                out!("{}", outcome.to_text_in(lang));
             }
             if let Some(file) = svg_file {
-                write_file(&file, &outcome.svg(lang))?;
+                write_file(&file, &outcome.svg(lang.langs()[0]))?;
             }
             if let Some(file) = html {
                 write_file(&file, &service::claim_sheet(&input, &request)?)?;
             }
-            broken(&outcome.line, lang == Lang::Zh && !json)
+            broken(&outcome.line, lang == TextLang::Zh && !json)
         }
         Command::Serve {
             bind,
@@ -860,10 +858,55 @@ fn write_file(path: &std::path::Path, text: &str) -> Result<(), Failure> {
     })
 }
 
+/// The language `--lang` asks for on the command line (read before the arguments are parsed, so
+/// that a usage error can follow it too), if any.
+fn asked_lang() -> Option<TextLang> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter().enumerate().find_map(|(i, a)| {
+        let v = match a.strip_prefix("--lang=") {
+            Some(v) => Some(v),
+            None if a == "--lang" => args.get(i + 1).map(String::as_str),
+            None => None,
+        };
+        v.and_then(|v| v.parse().ok())
+    })
+}
+
+/// A usage error of the command line, in Chinese: what clap found, naming the options.
+fn usage_zh(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let ctx = |k: ContextKind| match e.get(k) {
+        Some(ContextValue::String(s)) => s.clone(),
+        Some(ContextValue::Strings(v)) => v.join("、"),
+        _ => String::new(),
+    };
+    let arg = ctx(ContextKind::InvalidArg);
+    match e.kind() {
+        ErrorKind::ArgumentConflict => format!(
+            "用法错误：选项 {arg} 不能与 {} 同时使用",
+            ctx(ContextKind::PriorArg)
+        ),
+        ErrorKind::MissingRequiredArgument => format!("用法错误：缺少必需的选项 {arg}"),
+        ErrorKind::UnknownArgument => format!("用法错误：未知选项 {arg}"),
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation => format!(
+            "用法错误：选项 {arg} 的值 {} 无效",
+            ctx(ContextKind::InvalidValue)
+        ),
+        ErrorKind::InvalidSubcommand => format!("用法错误：未知命令 {arg}"),
+        _ => "用法错误：命令行有误".to_owned(),
+    }
+}
+
 fn main() -> ExitCode {
+    let lang = asked_lang();
+    let zh = matches!(lang, Some(TextLang::Zh | TextLang::Both));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
+            if zh && e.use_stderr() {
+                // (Chinese first; clap's own English text follows with the usage line.)
+                eprintln!("xqa：{}", usage_zh(&e));
+            }
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
@@ -876,7 +919,18 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
             if !f.message.is_empty() {
-                eprintln!("xqa: {}", f.message);
+                match (lang, f.code) {
+                    // (A message already in Chinese, such as a broken record's, is printed as is.)
+                    (Some(TextLang::Zh | TextLang::Both), 1 | 2) if f.message.is_ascii() => {
+                        let what = if f.code == 2 {
+                            "用法错误"
+                        } else {
+                            "输入有误"
+                        };
+                        eprintln!("xqa：{what}：{}", f.message);
+                    }
+                    _ => eprintln!("xqa: {}", f.message),
+                }
             }
             ExitCode::from(f.code)
         }

@@ -615,3 +615,158 @@ fn want_sheet_verdict(sheet: &str) -> &str {
     let v = &v[..v.find("</div>").unwrap()];
     v.split(" · ").nth(1).unwrap()
 }
+
+/// Picks `value` in the select `#id` as a user would (its change event).
+fn pick(cdp: &mut Cdp, id: &str, value: &str) {
+    cdp.eval(&format!(
+        "(() => {{ window.__idle = false; const s = document.querySelector('#{id}'); s.value = {value:?};
+           s.dispatchEvent(new Event('change')); return true; }})()"
+    ));
+    cdp.settle();
+}
+
+/// The page with an event, in a Chinese browser: it opens in Chinese (every static text, the
+/// move list by 回合 and side, one word for a ply); an event and a time control picked in the
+/// page rule the claims, the review and the sheet: a play-off claim after the game (Red mates
+/// at ply 120, Black's count under 50 moves was complete at ply 100) is 0-1, 和棋黑胜.
+#[test]
+fn the_workbench_with_an_event_in_chinese() {
+    let Some(chrome) = chromium() else {
+        if std::env::var_os("CI").is_some() {
+            panic!("chromium is missing: .ci/run installs it (apt-get install -y chromium)");
+        }
+        eprintln!("SKIPPED: no chromium (apt-get install -y chromium); CI fails here instead");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sample = root.join("pgn-samples/claim_mate_on_limit.pgn");
+    let (_server, url) = start_server();
+    let scratch = common::Scratch::new("browser-event");
+    let (_chrome, ws) = launch(&chrome, &scratch.join("profile"));
+    let mut cdp = connect(&ws);
+    // A Chinese browser: navigator.language is zh-CN.
+    let agent = cdp.call_in(None, "Browser.getVersion", json!({}))["userAgent"].clone();
+    cdp.call(
+        "Emulation.setUserAgentOverride",
+        json!({"userAgent": agent, "acceptLanguage": "zh-CN,zh"}),
+    );
+    open(&mut cdp, &format!("{url}/"));
+    assert_eq!(cdp.eval("navigator.language"), json!("zh-CN"));
+    assert_eq!(cdp.eval("document.documentElement.lang"), json!("zh"));
+    assert_eq!(
+        cdp.eval("document.querySelector('#tab-review').textContent"),
+        json!("复盘")
+    );
+    assert_eq!(
+        cdp.eval("document.querySelector('#ply-label').textContent"),
+        json!("第0步 / 共0步")
+    );
+    // No static text is left in English: every labelled element has its Chinese text.
+    let english = cdp.eval(
+        "[...document.querySelectorAll('[data-t]')].filter(e => e.textContent !== e.dataset.t.split('|')[0]).length",
+    );
+    assert_eq!(english, json!(0));
+
+    // Pick the 2020 championship's play-off.
+    let options = cdp.eval("[...document.querySelectorAll('#event option')].map(o => o.value)");
+    assert_eq!(
+        options,
+        json!(["none", "2020-national-individual", "2024-tianshui-amateur"])
+    );
+    pick(&mut cdp, "event", "2020-national-individual");
+    let tcs = cdp.eval("[...document.querySelectorAll('#time-control option')].map(o => o.value)");
+    assert_eq!(tcs, json!(["slow", "rapid", "super_rapid", "armageddon"]));
+    assert_eq!(
+        cdp.eval("document.querySelector('#time-control').value"),
+        json!("slow"),
+        "the event's default time control"
+    );
+    pick(&mut cdp, "time-control", "armageddon");
+    let header = cdp.eval("document.querySelector('#regulations').textContent");
+    let header = header.as_str().unwrap();
+    assert!(
+        header.contains("2020年全国象棋个人锦标赛")
+            && header.contains("附加赛")
+            && header.contains("和棋黑胜"),
+        "{header}"
+    );
+    assert_eq!(
+        cdp.eval("document.querySelector('#rules').disabled"),
+        json!(true)
+    );
+
+    // Load the game; the review ends on Red's mate.
+    let doc = cdp.call("DOM.getDocument", json!({}));
+    let input = cdp.call(
+        "DOM.querySelector",
+        json!({"nodeId": doc["root"]["nodeId"], "selector": "#file"}),
+    );
+    cdp.eval("window.__idle = false");
+    cdp.call(
+        "DOM.setFileInputFiles",
+        json!({"nodeId": input["nodeId"], "files": [sample.to_str().unwrap()]}),
+    );
+    cdp.settle();
+    assert_eq!(
+        cdp.eval("document.querySelector('#ply-label').textContent"),
+        json!("第120步 / 共120步")
+    );
+    // The moves by 回合 and side (the record opens with Black's move: 1… 黑).
+    let first = cdp.eval("document.querySelector('#moves tr[data-ply] td').textContent");
+    assert_eq!(first, json!("1… 黑"));
+    let last = cdp.eval("document.querySelector('#moves tr[data-ply=\"120\"] td').textContent");
+    assert_eq!(last, json!("61. 红"));
+    // Black's claim after the game: ruled as at ply 100, a draw that is a Black win.
+    let bytes = std::fs::read(&sample).unwrap();
+    let mut request = ClaimRequest::new(Color::Black);
+    request.event = Some(service::SettingsText {
+        name: "events/2020-national-individual.json".into(),
+        text: std::fs::read_to_string(root.join("events/2020-national-individual.json")).unwrap(),
+    });
+    request.time_control = Some("armageddon".into());
+    request.at = Some(120);
+    let want = service::claim(
+        &GameInput::record(bytes.clone(), "claim_mate_on_limit.pgn", 1),
+        &request,
+    )
+    .unwrap();
+    let got = cdp.eval("document.querySelector('#limit [data-side=black] .outcome').textContent");
+    assert_eq!(
+        got,
+        json!(format!(
+            "{} · {}",
+            want.outcome.result.as_deref().unwrap_or("未定"),
+            want.outcome.reason_zh
+        ))
+    );
+    assert_eq!(
+        cdp.eval("document.querySelector('#limit [data-side=black] .valid-from').textContent"),
+        json!("第100步")
+    );
+    // The review's outcome: Red's mate on the board.
+    let outcome = cdp.eval("document.querySelector('#outcome .result').textContent");
+    assert_eq!(outcome, json!("1-0"));
+    // The sheet follows the choice.
+    cdp.eval("window.open = (u) => { window.__opened = u; return null; }; true");
+    cdp.click("#print");
+    let sheet = cdp.eval("fetch(window.__opened).then(r => r.text())");
+    let sheet = sheet.as_str().unwrap();
+    assert!(
+        sheet.contains("附加赛") && sheet.contains("和棋黑胜"),
+        "{sheet}"
+    );
+    // English on request; the choice stays.
+    cdp.click("#lang");
+    assert_eq!(
+        cdp.eval("document.querySelector('#tab-review').textContent"),
+        json!("Review")
+    );
+    let header = cdp.eval("document.querySelector('#regulations').textContent");
+    assert!(
+        header
+            .as_str()
+            .unwrap()
+            .contains("a draw counts as a Black win"),
+        "{header}"
+    );
+}

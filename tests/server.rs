@@ -335,3 +335,182 @@ fn events_apply_as_on_the_cli() {
     assert_eq!(status, 400);
     assert!(got.contains("2020-national-individual"), "{got}");
 }
+
+/// The event and its time control through the API, as on the CLI: a play-off claim (和棋黑胜),
+/// the page's limit menu under the server's event (refused by name, never dropped), a limit
+/// profile that overrides the event (and says so), a time control without an event, an event
+/// file sent by the page, and the events listed for the pickers.
+#[test]
+fn the_event_and_its_time_control_rule_every_request() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let national = root.join("events/2020-national-individual.json");
+    let n = national.to_str().unwrap();
+    let record = root.join("pgn-samples/claim_mate_on_limit.pgn");
+    let p = record.to_str().unwrap();
+    let bytes = std::fs::read(&record).unwrap();
+    let name = enc(p);
+    let server = start(&["--event", n]);
+    // A play-off claim after the game: 0-1 as on the CLI.
+    let (code, want) = cli(&[
+        "claim",
+        p,
+        "--json",
+        "--claimant",
+        "black",
+        "--event",
+        n,
+        "--time-control",
+        "armageddon",
+    ]);
+    assert_eq!(code, 0, "{want}");
+    let (status, got) = post(
+        &format!(
+            "{}/api/claim?name={name}&claimant=black&time_control=armageddon",
+            server.url
+        ),
+        &bytes,
+    );
+    assert_eq!((status, &got), (200, &want));
+    let v: serde_json::Value = serde_json::from_str(&got).unwrap();
+    assert_eq!(v["outcome"]["result"], "0-1");
+    assert_eq!(v["valid_from_ply"], 100);
+    // The same by the shipped event's name, from a server without one.
+    let plain = start(&[]);
+    let (status, got) = post(
+        &format!(
+            "{}/api/claim?name={name}&claimant=black&event=2020-national-individual&time_control=armageddon",
+            plain.url
+        ),
+        &bytes,
+    );
+    assert_eq!((status, &got), (200, &want));
+    // The text report in both languages.
+    let (status, text) = post(
+        &format!(
+            "{}/api/claim?name={name}&claimant=black&time_control=armageddon&format=text&lang=both",
+            server.url
+        ),
+        &bytes,
+    );
+    assert_eq!(status, 200, "{text}");
+    assert!(
+        text.contains("和棋黑胜") && text.contains("a draw counts as a Black win"),
+        "{text}"
+    );
+    // profile= and rules= under the server's event: a usage error naming both.
+    for q in ["profile=rapid", "rules=axf"] {
+        let (status, got) = post(
+            &format!("{}/api/claim?name={name}&claimant=red&{q}", server.url),
+            &bytes,
+        );
+        assert_eq!(status, 400, "{q}: {got}");
+        let what = q.split('=').next().unwrap();
+        assert!(
+            got.contains(&format!("{what}=")) && got.contains("--event"),
+            "{got}"
+        );
+    }
+    let (status, got) = post(
+        &format!("{}/api/adjudicate?name={name}&rules=axf", server.url),
+        &bytes,
+    );
+    assert_eq!(status, 400, "{got}");
+    // With event=none the page's own menus apply.
+    let (code, want) = cli(&[
+        "claim",
+        p,
+        "--json",
+        "--claimant",
+        "red",
+        "--profile",
+        "rapid",
+    ]);
+    assert_eq!(code, 0);
+    let (status, got) = post(
+        &format!(
+            "{}/api/claim?name={name}&claimant=red&event=none&profile=rapid",
+            server.url
+        ),
+        &bytes,
+    );
+    assert_eq!((status, got), (200, want));
+    // limit_profile= overrides the event's time control, as --limit-profile does.
+    let (code, want) = cli(&[
+        "adjudicate",
+        p,
+        "--json",
+        "--event",
+        n,
+        "--time-control",
+        "slow",
+        "--limit-profile",
+        "rapid",
+    ]);
+    assert_eq!(code, 0);
+    let (status, got) = post(
+        &format!(
+            "{}/api/adjudicate?name={name}&time_control=slow&limit_profile=rapid",
+            server.url
+        ),
+        &bytes,
+    );
+    assert_eq!((status, &got), (200, &want));
+    assert!(got.contains("\"overrides\""), "{got}");
+    // A time control without an event is refused, not dropped.
+    let (status, got) = post(
+        &format!(
+            "{}/api/claim?name={name}&claimant=red&event=none&time_control=rapid",
+            server.url
+        ),
+        &bytes,
+    );
+    assert_eq!(status, 400, "{got}");
+    assert!(
+        got.contains("time control 'rapid' given without an event"),
+        "{got}"
+    );
+    // An event file the page loaded, sent as event_json=.
+    let text = std::fs::read_to_string(&national).unwrap();
+    let (status, got) = post(
+        &format!(
+            "{}/api/claim?name={name}&claimant=black&event_json={}&time_control=armageddon",
+            plain.url,
+            enc(&text)
+        ),
+        &bytes,
+    );
+    assert_eq!(status, 200, "{got}");
+    let v: serde_json::Value = serde_json::from_str(&got).unwrap();
+    assert_eq!(v["outcome"]["result"], "0-1");
+    let (status, got) = get(&format!(
+        "{}/api/events?event_json={}",
+        plain.url,
+        enc("{\"name\": 1}")
+    ));
+    assert_eq!(status, 422, "{got}");
+    // The pickers' list: the server's own event first, then the shipped ones.
+    let (status, got) = get(&format!("{}/api/events", server.url));
+    assert_eq!(status, 200);
+    let v: serde_json::Value = serde_json::from_str(&got).unwrap();
+    assert_eq!(v["default"], "");
+    let ids: Vec<&str> = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["", "2020-national-individual", "2024-tianshui-amateur"]
+    );
+    let tcs: Vec<&str> = v["events"][2]["time_controls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(tcs, ["group", "knockout", "rapid", "armageddon"]);
+    assert_eq!(v["events"][1]["time_controls"][3]["draw"], "black_wins");
+    let (_, got) = get(&format!("{}/api/events", plain.url));
+    assert!(got.contains("\"default\": \"none\""), "{got}");
+}

@@ -77,13 +77,29 @@ pub fn detect_format(name: &str, head: &[u8]) -> Option<Format> {
         "cbf" => Some(Format::Cbf),
         "pgn" => Some(Format::Pgn),
         _ => {
-            // Text with tag pairs or move numbers is PGN.
+            // Text with tag pairs or move numbers is PGN; so is a bare move list (a score sheet
+            // typed as text), read by the PGN reader's movetext.
             let (text, _) = encoding::decode(window, encoding::detect(window));
-            let t = text.trim_start();
-            ((t.starts_with('[') || t.starts_with("1.") || t.starts_with('{')) && !is_json(t))
-                .then_some(Format::Pgn)
+            let t = text.trim_start_matches('\u{feff}').trim_start();
+            ((t.starts_with('[') || t.starts_with("1.") || t.starts_with('{')) && !is_json(t)
+                || is_bare_move_list(t))
+            .then_some(Format::Pgn)
         }
     }
+}
+
+/// Whether text is a bare move list: its first word is a legal first move from the initial
+/// array in Chinese, WXF or ICCS notation (`炮二平五`, `C2.5`, `h2e2`, `H2-E2`).
+fn is_bare_move_list(t: &str) -> bool {
+    use crate::notation::{Notation, parse_move, sniff};
+    let Some(first) = t.split_whitespace().next() else {
+        return false;
+    };
+    matches!(
+        sniff(first),
+        Some(n @ (Notation::Chinese | Notation::Wxf | Notation::Iccs))
+            if parse_move(&crate::Position::start(), first, n).is_ok()
+    )
 }
 
 /// Whether text that starts like PGN (`[` of a tag pair, `{` of a comment) is JSON instead: an

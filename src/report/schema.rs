@@ -142,6 +142,7 @@ pub fn add_cycle_span(obj: &mut Value, cycle: &crate::rules::repetition::Cycle, 
     obj["last_ply"] = last.into();
     obj["first_move_number"] = move_number(start, first).into();
     obj["last_move_number"] = move_number(start, last).into();
+    obj["due_move_number"] = cycle.due_ply.map(|p| move_number(start, p)).into();
 }
 
 /// "moves 9-13, plies 16-25": the span of a cycle in the text reports, with the same plies as

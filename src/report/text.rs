@@ -41,7 +41,7 @@ impl TextLang {
         self != TextLang::Zh
     }
     /// The languages to write, in order.
-    fn langs(self) -> &'static [Lang] {
+    pub fn langs(self) -> &'static [Lang] {
         match self {
             TextLang::Zh => &[Lang::Zh],
             TextLang::En => &[Lang::En],
@@ -229,6 +229,9 @@ fn profile_zh(name: &str) -> &str {
         "slow" => "慢棋",
         "rapid" => "快棋",
         "armageddon" => "超快棋附加赛",
+        "super_rapid" => "超快棋",
+        "group" => "小组赛",
+        "knockout" => "淘汰赛首局",
         "amateur40" => "业余40回合",
         other => other,
     }
@@ -295,11 +298,17 @@ pub fn adjudicate_text(report: &Report, start: &Position, lang: TextLang) -> Str
         let _ = writeln!(out, "rules: {}", report.rules);
     }
     if let Some(e) = &report.event {
+        let tc = report.time_control.as_deref().unwrap_or("");
         if lang.zh() {
-            let _ = writeln!(out, "赛事：{e}");
+            let _ = writeln!(out, "赛事：{e}，赛制：{}", profile_zh(tc));
         }
         if lang.en() {
-            let _ = writeln!(out, "event: {e}");
+            let _ = writeln!(out, "event: {e}, time control {tc}");
+        }
+        for o in &report.overrides {
+            for &l in lang.langs() {
+                let _ = writeln!(out, "  {}", o.text(l));
+            }
         }
     }
     if let Some(d) = &report.early_draw {
@@ -309,7 +318,7 @@ pub fn adjudicate_text(report: &Report, start: &Position, lang: TextLang) -> Str
         if lang.en() {
             let _ = writeln!(
                 out,
-                "early draw: recorded {} after {} moves (draw offers allowed from move {})\n  {}",
+                "early draw: recorded {} after {} moves, but the event allows no draw offers within {} moves\n  {}",
                 d.result, d.moves, d.within, d.reason_en
             );
         }
@@ -437,6 +446,24 @@ pub fn adjudicate_text(report: &Report, start: &Position, lang: TextLang) -> Str
     }
     if lang.en() {
         let _ = writeln!(out, "verdict: {}", report.verdict.name());
+    }
+    if let Some(o) = &report.outcome {
+        if lang.zh() {
+            let _ = writeln!(
+                out,
+                "裁决结果：{}（{}）",
+                o.result.as_deref().unwrap_or("未定"),
+                o.reason_zh
+            );
+        }
+        if lang.en() {
+            let _ = writeln!(
+                out,
+                "outcome: {} ({})",
+                o.result.as_deref().unwrap_or("none yet"),
+                o.reason_en
+            );
+        }
     }
     out
 }

@@ -52,6 +52,15 @@ pub struct Report {
     /// The event whose regulations were applied (see [`Report::with_event`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
+    /// The event's time control whose regulations were applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<String>,
+    /// Options given with the event that override its regulations.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<crate::rules::event::Override>,
+    /// The result the ruling gives under the regulations (see [`Report::with_outcome`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<crate::rules::outcome::Outcome>,
     /// The game is recorded as drawn before the move from which the event allows draw offers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub early_draw: Option<crate::rules::event::EarlyDraw>,
@@ -156,6 +165,9 @@ pub fn adjudicate(
         cycles,
         natural_limit: None,
         event: None,
+        time_control: None,
+        overrides: Vec::new(),
+        outcome: None,
         early_draw: None,
         natures,
     })
@@ -195,11 +207,32 @@ impl Report {
     pub fn with_event(
         mut self,
         event: &crate::rules::event::Event,
+        time_control: &crate::rules::event::TimeControl,
         result: Option<crate::record::game::GameResult>,
         start: &Position,
     ) -> Report {
         self.event = Some(event.name.clone());
+        self.time_control = Some(time_control.name.clone());
         self.early_draw = event.early_draw(result, self.moves.len(), start.turn());
+        self
+    }
+
+    /// Adds the outcome of the ruling ([`crate::rules::outcome::of_cycles`]), a draw scored as
+    /// `odds` say, compared with the record's `result`. `start` is the line's start position.
+    pub fn with_outcome(
+        mut self,
+        start: &Position,
+        odds: crate::rules::outcome::DrawOdds,
+        result: Option<crate::record::game::GameResult>,
+    ) -> Report {
+        let mut end = *start;
+        for n in &self.natures {
+            end.play_unchecked(n.mv);
+        }
+        self.outcome = Some(
+            crate::rules::outcome::of_cycles(&self.cycles, self.natures.len(), &end, odds)
+                .against_record(result),
+        );
         self
     }
 
@@ -219,7 +252,7 @@ impl Report {
         if let Some(d) = &self.early_draw {
             let _ = writeln!(
                 out,
-                "early draw: recorded {} after {} moves (draw offers allowed from move {})\n  {}\n  {}",
+                "early draw: recorded {} after {} moves, but the event allows no draw offers within {} moves\n  {}\n  {}",
                 d.result, d.moves, d.within, d.reason_zh, d.reason_en
             );
         }

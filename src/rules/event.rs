@@ -38,10 +38,10 @@
 //! | `rules` | `cxa` (default) or `axf`: the rules profile |
 //! | `rules_options` | any field of [`Profile`] (for example `node_budget`), over the profile of `rules`; the fields the event sets itself (below) and `name` are refused here |
 //! | `red_must_vary_within` | N: the tournament overlay, a cycle whose verdict would be a draw within the first N moves (回合) of a game from the initial array means Red must vary ([`Profile::tournament_overlay`]); absent: off |
-//! | `no_draw_offer_within` | N: no draw offers before move N; `adjudicate` and `screen` flag a game recorded as drawn in fewer than N moves ([`Event::early_draw`]) |
+//! | `no_draw_offer_within` | N: no draw offers within the first N moves (moves 1 to N, both sides' Nth moves included); `adjudicate` and `screen` flag a game recorded as drawn in fewer than N moves ([`Event::early_draw`]) |
 //! | `occurrence_counting` | `along_loop` (default) or `every_visit` ([`OccurrenceCounting`]) |
 //! | `limit` | the natural move limit when no time control is chosen: a [`LimitSettings`] object (`base` slow, rapid, armageddon or amateur40, `name`, `moves`, `attack_cap`, `check_cap`, `refuse_attackers`, `counting`) |
-//! | `time_controls` | a list of `{"name", "clock", "limit"}`: each time control (slow, rapid, armageddon ...) with its own limit settings; `clock` is free text |
+//! | `time_controls` | a list of `{"name", "name_zh", "clock", "limit", "draw", "claims_after_game"}`: each time control (slow, rapid, armageddon ...) with its own limit settings; `name_zh` its Chinese name and `clock` free text; `draw` what a drawn game scores as: `draw` (default), `black_wins` (和棋黑胜, a play-off's draw odds), `red_wins` or `replay` (played again until someone wins); `claims_after_game` (default false): a natural move limit claim may be made after the game, before signing, and is ruled as at the ply where it became valid (a later mate or flag fall does not override it) |
 //! | `default_time_control` | the time control used when none is chosen (before `limit`) |
 //! | `notes` | free text: where the regulations come from |
 //!
@@ -67,6 +67,7 @@ use serde_json::Value;
 
 use crate::record::game::GameResult;
 use crate::rules::limit::{CountingMode, LimitProfile, LimitSettings};
+use crate::rules::outcome::DrawOdds;
 use crate::rules::profile::{OccurrenceCounting, Profile};
 use crate::types::Color;
 
@@ -122,8 +123,14 @@ struct EventFile {
 struct TimeControlFile {
     name: String,
     #[serde(default)]
+    name_zh: Option<String>,
+    #[serde(default)]
     clock: Option<String>,
     limit: Value,
+    #[serde(default)]
+    draw: Option<DrawOdds>,
+    #[serde(default)]
+    claims_after_game: bool,
 }
 
 /// One time control of an event, with its natural move limit.
@@ -131,12 +138,20 @@ struct TimeControlFile {
 pub struct TimeControl {
     /// `slow`, `rapid`, `armageddon` ..., or `event` for the event-wide `limit`.
     pub name: String,
+    /// Its Chinese name (慢棋, 快棋 ...), if the file gives one.
+    pub name_zh: Option<String>,
     /// The clock, as the file describes it (free text).
     pub clock: Option<String>,
     /// The natural move limit profile.
     pub limit: LimitProfile,
     /// When the natural move limit count starts.
     pub counting: CountingMode,
+    /// What a drawn game scores as (和棋黑胜 in a play-off).
+    pub draw: DrawOdds,
+    /// A natural move limit claim may be made after the game (before signing) and is then
+    /// ruled as at the ply where it became valid: a later mate or flag fall does not override it
+    /// (2020 快棋细则 IV.2).
+    pub claims_after_game: bool,
 }
 
 /// A checked event: what the front ends pass to the rules engine.
@@ -149,7 +164,7 @@ pub struct Event {
     /// The rules profile, with the event's overlay and occurrence counting; its `name` is the
     /// base profile's (`cxa` or `axf`).
     rules: Profile,
-    /// Draw offers are forbidden before this move (回合).
+    /// No draw offers within this many moves (回合): moves 1 to N, both sides' Nth included.
     pub no_draw_offer_within: Option<u32>,
     /// The event-wide natural move limit (the file's `limit`).
     pub limit: Option<TimeControl>,
@@ -157,6 +172,105 @@ pub struct Event {
     pub time_controls: Vec<TimeControl>,
     pub default_time_control: Option<String>,
     pub notes: Option<String>,
+}
+
+/// The event and the time control a ruling was made under, as reports name them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Regulations {
+    pub event: String,
+    pub event_en: Option<String>,
+    pub time_control: String,
+    pub time_control_zh: Option<String>,
+    pub clock: Option<String>,
+    /// The options given with the event that override its regulations.
+    pub overrides: Vec<Override>,
+}
+
+/// An option given with an event that overrides one of its regulations (an explicit option
+/// wins, and the report says so).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Override {
+    /// The option: `limit`, `attack_cap`, `check_cap`, `overlay`.
+    pub option: String,
+    /// The event's value.
+    pub event: String,
+    /// The value given.
+    pub given: String,
+}
+
+impl Override {
+    /// `option` given as `given` over the event's `event`, if they differ.
+    pub fn of(option: &str, event: String, given: String) -> Option<Override> {
+        (event != given).then(|| Override {
+            option: option.to_owned(),
+            event,
+            given,
+        })
+    }
+
+    /// "limit: 40 given, overriding the event's 50".
+    pub fn text(&self, lang: crate::rules::limit::Lang) -> String {
+        match lang {
+            crate::rules::limit::Lang::Zh => format!(
+                "{}：按指定的{}，而非本赛事规定的{}",
+                self.option, self.given, self.event
+            ),
+            crate::rules::limit::Lang::En => format!(
+                "{}: {} given, overriding the event's {}",
+                self.option, self.given, self.event
+            ),
+        }
+    }
+}
+
+impl Regulations {
+    pub fn of(event: &Event, tc: &TimeControl) -> Regulations {
+        Regulations {
+            event: event.name.clone(),
+            event_en: event.name_en.clone(),
+            time_control: tc.name.clone(),
+            time_control_zh: tc.name_zh.clone(),
+            clock: tc.clock.clone(),
+            overrides: Vec::new(),
+        }
+    }
+
+    /// "Event: 2020年全国象棋个人锦标赛 (2020 National ...), time control rapid (10 min + 10 s)".
+    pub fn line(&self, lang: crate::rules::limit::Lang) -> String {
+        let mut out = self.head(lang);
+        for o in &self.overrides {
+            out.push_str(&format!("  {}\n", o.text(lang)));
+        }
+        out
+    }
+
+    fn head(&self, lang: crate::rules::limit::Lang) -> String {
+        match lang {
+            crate::rules::limit::Lang::Zh => format!(
+                "赛事：{}，赛制：{}{}\n",
+                self.event,
+                self.time_control_zh
+                    .as_deref()
+                    .unwrap_or(&self.time_control),
+                self.clock
+                    .as_deref()
+                    .map_or(String::new(), |c| format!("（{c}）"))
+            ),
+            crate::rules::limit::Lang::En => format!(
+                "Event: {}{}, time control {}{}\n",
+                self.event_en.as_deref().unwrap_or(&self.event),
+                if self.event_en.is_some() {
+                    format!(" ({})", self.event)
+                } else {
+                    String::new()
+                },
+                self.time_control,
+                self.clock
+                    .as_deref()
+                    .map_or(String::new(), |c| format!(" ({c})"))
+            ),
+        }
+    }
 }
 
 /// A game recorded as drawn before the move from which the event allows draw offers.
@@ -255,7 +369,7 @@ impl Event {
         let limit = match &raw.limit {
             None => None,
             Some(v) => Some(
-                time_control("event", None, &settings(v, "limit")?)
+                time_control("event", None, None, &settings(v, "limit")?)
                     .map_err(|m| err(format!("limit: {m}")))?,
             ),
         };
@@ -277,10 +391,11 @@ impl Event {
             }
             let at = format!("time_controls[{i}] ({name}).limit");
             let limit = settings(&tc.limit, &at)?;
-            time_controls.push(
-                time_control(name, tc.clock.clone(), &limit)
-                    .map_err(|m| err(format!("{at}: {m}")))?,
-            );
+            let mut t = time_control(name, tc.name_zh.clone(), tc.clock.clone(), &limit)
+                .map_err(|m| err(format!("{at}: {m}")))?;
+            t.draw = tc.draw.unwrap_or_default();
+            t.claims_after_game = tc.claims_after_game;
+            time_controls.push(t);
         }
         if limit.is_none() && time_controls.is_empty() {
             return Err(err(
@@ -386,7 +501,7 @@ pub fn early_draw(
     // opens with Black's move counts that move as the first.
     let offset = usize::from(first == Color::Black);
     let moves = (plies + offset).div_ceil(2) as u32;
-    if moves >= within {
+    if !crate::rules::repetition::within_moves(moves, within) {
         return None;
     }
     Some(EarlyDraw {
@@ -410,6 +525,7 @@ fn names(tcs: &[TimeControl]) -> String {
 
 fn time_control(
     name: &str,
+    name_zh: Option<String>,
     clock: Option<String>,
     settings: &LimitSettings,
 ) -> Result<TimeControl, String> {
@@ -423,9 +539,12 @@ fn time_control(
     let limit = settings.profile().map_err(|e| e.to_string())?;
     Ok(TimeControl {
         name: name.to_owned(),
+        name_zh,
         clock,
         limit,
         counting: settings.counting.unwrap_or_default(),
+        draw: DrawOdds::Draw,
+        claims_after_game: false,
     })
 }
 
@@ -439,7 +558,10 @@ mod tests {
     #[test]
     fn the_shipped_events_read() {
         let e = Event::from_json(NATIONAL, "national").unwrap();
-        assert_eq!(e.time_control_names(), ["slow", "rapid", "armageddon"]);
+        assert_eq!(
+            e.time_control_names(),
+            ["slow", "rapid", "super_rapid", "armageddon"]
+        );
         assert_eq!(e.rules().name, "cxa");
         assert!(e.rules().tournament_overlay);
         assert_eq!(e.rules().overlay_moves, 25);
@@ -450,21 +572,16 @@ mod tests {
 
     #[test]
     fn early_draw_counts_moves_from_the_first() {
-        assert_eq!(
-            early_draw(25, Some(GameResult::Draw), 48, Color::Red)
-                .unwrap()
-                .moves,
-            24
-        );
-        assert!(early_draw(25, Some(GameResult::Draw), 49, Color::Red).is_none());
-        // Black's first move is move 1: 47 plies end with Red's 24th move.
-        assert_eq!(
-            early_draw(25, Some(GameResult::Draw), 47, Color::Black)
-                .unwrap()
-                .moves,
-            24
-        );
-        assert!(early_draw(25, Some(GameResult::Draw), 48, Color::Black).is_none());
+        let moves =
+            |plies, first| early_draw(25, Some(GameResult::Draw), plies, first).map(|d| d.moves);
+        // Within 25 moves: moves 1 to 25, both sides' 25th included.
+        assert_eq!(moves(48, Color::Red), Some(24));
+        assert_eq!(moves(49, Color::Red), Some(25), "Red's 25th move");
+        assert_eq!(moves(50, Color::Red), Some(25), "Black's 25th move");
+        assert_eq!(moves(51, Color::Red), None, "Red's 26th move");
+        // Black's first move is move 1: 49 plies end with Black's 25th move.
+        assert_eq!(moves(49, Color::Black), Some(25));
+        assert_eq!(moves(50, Color::Black), None);
         assert!(early_draw(25, Some(GameResult::RedWins), 10, Color::Red).is_none());
         assert!(early_draw(25, None, 10, Color::Red).is_none());
     }

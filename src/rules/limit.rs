@@ -296,6 +296,22 @@ impl ClaimPosition {
     }
 }
 
+/// The pieces [`attacking_pieces`] counts, each as its side, glyph and square (`红车a0`), Red's
+/// first: what a refused claim names.
+pub fn attackers(pos: &Position) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in Color::ALL {
+        for role in [Role::Rook, Role::Horse, Role::Cannon, Role::Pawn] {
+            for sq in pos.pieces(c, role) {
+                if role != Role::Pawn || !sq.on_own_side(c) {
+                    out.push(format!("{}{}{sq}", c.name_zh(), role.glyph(c)));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Rooks, horses, cannons and pawns across the river, both sides together.
 pub fn attacking_pieces(pos: &Position) -> u32 {
     let mut n =
@@ -452,6 +468,12 @@ pub struct LimitReport {
     pub verdict: Verdict,
     /// False when the verdict would change if the undetermined moves were attacking moves.
     pub certain: bool,
+    /// The first ply at which this claim would have been valid (a claim made after that many
+    /// plies), up to the claim's ply; `None` if at none.
+    pub valid_from_ply: Option<u32>,
+    /// Set when a claim made after the game (the event allows it, before signing) is ruled as
+    /// at `valid_from_ply`: the ply at which it was made. `at_ply` is then `valid_from_ply`.
+    pub claimed_at_ply: Option<u32>,
     /// The claimant's moves in the window, in order.
     pub moves: Vec<CountedMove>,
     /// How the text numbers the moves (回合) beside the plies (not in the JSON, whose moves
@@ -534,49 +556,11 @@ pub fn count(
     }
     let window = &played[window_start_ply as usize..];
 
-    let (mut checks, mut mate_threats, mut chases, mut undetermined) = (0, 0, 0, 0);
-    let (mut claimant_moves, mut opponent_moves) = (0u32, 0u32);
-    let (mut checks_counted, mut attacks_counted) = (0u32, 0u32);
-    let check_cap = profile.check_cap.unwrap_or(u32::MAX);
-    let attack_cap = profile.attack_cap.unwrap_or(u32::MAX);
+    let mut tally = Tally::default();
     let mut moves = Vec::new();
     for f in window {
-        if f.side != claimant {
-            opponent_moves += 1;
+        let Some(void) = tally.add(f, claimant, profile) else {
             continue;
-        }
-        claimant_moves += 1;
-        let void = match f.kind {
-            NatureKind::Check => {
-                checks += 1;
-                if checks_counted >= check_cap {
-                    Some(VoidReason::CheckCap)
-                } else if attacks_counted >= attack_cap {
-                    Some(VoidReason::AttackCap)
-                } else {
-                    checks_counted += 1;
-                    attacks_counted += 1;
-                    None
-                }
-            }
-            NatureKind::MateThreat | NatureKind::Chase => {
-                if f.kind == NatureKind::MateThreat {
-                    mate_threats += 1;
-                } else {
-                    chases += 1;
-                }
-                if attacks_counted >= attack_cap {
-                    Some(VoidReason::AttackCap)
-                } else {
-                    attacks_counted += 1;
-                    None
-                }
-            }
-            NatureKind::Undetermined => {
-                undetermined += 1;
-                None
-            }
-            NatureKind::Idle => None,
         };
         moves.push(CountedMove {
             ply: f.ply,
@@ -588,15 +572,26 @@ pub fn count(
             void,
         });
     }
+    let Tally {
+        checks,
+        mate_threats,
+        chases,
+        undetermined,
+        claimant_moves,
+        opponent_moves,
+        attacks_counted,
+        ..
+    } = tally;
+    let check_cap = profile.check_cap.unwrap_or(u32::MAX);
+    let attack_cap = profile.attack_cap.unwrap_or(u32::MAX);
     let void = checks + mate_threats + chases - attacks_counted;
     debug_assert_eq!(
         attacks_counted,
         (checks.min(check_cap) + mate_threats + chases).min(attack_cap)
     );
-    let counted = claimant_moves - void;
+    let counted = tally.counted();
     let required = profile.moves;
-    let needed = required.saturating_sub(counted);
-    let opponent_needed = required.saturating_sub(opponent_moves);
+    let (needed, opponent_needed) = tally.needed(required);
     let admissible = profile
         .refuse_attackers
         .is_none_or(|limit| position.attacking_pieces < limit);
@@ -642,9 +637,132 @@ pub fn count(
         needed,
         verdict,
         certain,
+        valid_from_ply: None,
+        claimed_at_ply: None,
         moves,
         numbering: MoveNumbering::default(),
     })
+}
+
+/// The running count of a claim's window: the claimant's moves by nature, and how many of his
+/// attacking moves count under the caps.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    checks: u32,
+    mate_threats: u32,
+    chases: u32,
+    undetermined: u32,
+    claimant_moves: u32,
+    opponent_moves: u32,
+    checks_counted: u32,
+    attacks_counted: u32,
+}
+
+impl Tally {
+    /// Counts the ply `f`: `None` for the opponent's move, else whether the claimant's move is
+    /// void (`Some(Some(reason))`) or counts (`Some(None)`).
+    fn add(
+        &mut self,
+        f: &PlyFact,
+        claimant: Color,
+        profile: &LimitProfile,
+    ) -> Option<Option<VoidReason>> {
+        if f.side != claimant {
+            self.opponent_moves += 1;
+            return None;
+        }
+        let check_cap = profile.check_cap.unwrap_or(u32::MAX);
+        let attack_cap = profile.attack_cap.unwrap_or(u32::MAX);
+        self.claimant_moves += 1;
+        Some(match f.kind {
+            NatureKind::Check => {
+                self.checks += 1;
+                if self.checks_counted >= check_cap {
+                    Some(VoidReason::CheckCap)
+                } else if self.attacks_counted >= attack_cap {
+                    Some(VoidReason::AttackCap)
+                } else {
+                    self.checks_counted += 1;
+                    self.attacks_counted += 1;
+                    None
+                }
+            }
+            NatureKind::MateThreat | NatureKind::Chase => {
+                if f.kind == NatureKind::MateThreat {
+                    self.mate_threats += 1;
+                } else {
+                    self.chases += 1;
+                }
+                if self.attacks_counted >= attack_cap {
+                    Some(VoidReason::AttackCap)
+                } else {
+                    self.attacks_counted += 1;
+                    None
+                }
+            }
+            NatureKind::Undetermined => {
+                self.undetermined += 1;
+                None
+            }
+            NatureKind::Idle => None,
+        })
+    }
+
+    /// The claimant's moves that count (his moves less the void ones).
+    fn counted(&self) -> u32 {
+        self.claimant_moves - (self.checks + self.mate_threats + self.chases - self.attacks_counted)
+    }
+
+    /// Counted moves the claimant and moves the opponent still need toward `required`.
+    fn needed(&self, required: u32) -> (u32, u32) {
+        (
+            required.saturating_sub(self.counted()),
+            required.saturating_sub(self.opponent_moves),
+        )
+    }
+}
+
+/// The first ply at which a claim by `claimant` would have been valid, up to `at_ply` plies
+/// (`None`: at none): the claim made after `p` plies for each `p`, counted as [`count`] counts
+/// it (the window from the last capture, or from `from_ply` as well with
+/// [`CountingMode::FromClaim`]), in one pass over the line. `facts` as [`count`] takes them;
+/// `positions[p]` the position after `p` plies (read only where the count is complete).
+pub fn valid_from_ply(
+    facts: &[PlyFact],
+    at_ply: u32,
+    claimant: Color,
+    profile: &LimitProfile,
+    counting: CountingMode,
+    from_ply: u32,
+    position_at: &mut dyn FnMut(u32) -> ClaimPosition,
+) -> Option<u32> {
+    let mut tally = Tally::default();
+    let start = if counting == CountingMode::FromClaim {
+        from_ply
+    } else {
+        0
+    };
+    for f in facts.iter().take(at_ply as usize) {
+        if f.capture {
+            tally = Tally::default();
+            continue;
+        }
+        if f.ply <= start {
+            continue;
+        }
+        tally.add(f, claimant, profile);
+        if tally.needed(profile.moves) != (0, 0) {
+            continue;
+        }
+        let position = position_at(f.ply);
+        let admissible = profile
+            .refuse_attackers
+            .is_none_or(|limit| position.attacking_pieces < limit);
+        if verdict_of(&position, 0, 0, admissible) == Verdict::Valid {
+            return Some(f.ply);
+        }
+    }
+    None
 }
 
 fn verdict_of(
@@ -715,6 +833,9 @@ pub struct ClaimOptions {
     pub from_ply: u32,
     /// The rules profile the move natures are judged with.
     pub rules: Profile,
+    /// The claim may be made after the game and is then ruled as at the ply where it became
+    /// valid (an event's `claims_after_game`): a later mate does not override a valid claim.
+    pub after_game: bool,
 }
 
 /// Counts a claim by `claimant` after `at_ply` plies of `moves` (legal moves from `start`),
@@ -762,19 +883,51 @@ pub fn claim_with_natures(
             plies: moves.len() as u32,
         });
     }
-    let mut pos = *start;
-    for &m in &moves[..at_ply as usize] {
-        pos.play_unchecked(m);
-    }
-    let mut report = count(
+    let position_after = |plies: u32| {
+        let mut pos = *start;
+        for &m in &moves[..plies as usize] {
+            pos.play_unchecked(m);
+        }
+        pos
+    };
+    let count_at = |ply: u32| {
+        count(
+            &facts,
+            ply,
+            claimant,
+            &options.profile,
+            options.counting,
+            options.from_ply,
+            &ClaimPosition::of(&position_after(ply)),
+        )
+    };
+    let mut report = count_at(at_ply)?;
+    // (The positions are asked for in order: one replay of the line.)
+    let (mut pos, mut played) = (*start, 0u32);
+    let valid_from = valid_from_ply(
         &facts,
         at_ply,
         claimant,
         &options.profile,
         options.counting,
         options.from_ply,
-        &ClaimPosition::of(&pos),
-    )?;
+        &mut |ply| {
+            while played < ply {
+                pos.play_unchecked(moves[played as usize]);
+                played += 1;
+            }
+            ClaimPosition::of(&pos)
+        },
+    );
+    if let Some(from) = valid_from
+        && options.after_game
+        && !report.valid
+        && from < at_ply
+    {
+        report = count_at(from)?;
+        report.claimed_at_ply = Some(at_ply);
+    }
+    report.valid_from_ply = valid_from;
     if report.window_start_ply == 0 {
         report.unrecorded_plies = start.halfmoves();
     }
@@ -782,7 +935,7 @@ pub fn claim_with_natures(
     // Name the claimant's moves in the notations arbiters read.
     let mut pos = *start;
     let mut listed = report.moves.iter_mut().peekable();
-    for (i, &m) in moves[..at_ply as usize].iter().enumerate() {
+    for (i, &m) in moves[..report.at_ply as usize].iter().enumerate() {
         if let Some(cm) = listed.next_if(|cm| cm.ply as usize == i + 1) {
             cm.chinese = Some(print_move(&pos, m, Notation::Chinese));
             cm.wxf = Some(print_move(&pos, m, Notation::Wxf));
@@ -1083,7 +1236,13 @@ impl LimitReport {
                 (None, Some(n)) => format!(" {n}"),
                 (None, None) => String::new(),
             };
+            let no_checks = self.check_cap == Some(0);
             let why = match (m.void, lang) {
+                // (With a check cap of 0, as the rule text says: checks never count.)
+                (Some(VoidReason::CheckCap), Lang::En) if no_checks => {
+                    " (void: checks never count)"
+                }
+                (Some(VoidReason::CheckCap), Lang::Zh) if no_checks => "（不计：将军一律不计）",
                 (Some(VoidReason::CheckCap), Lang::En) => " (void: beyond the check cap)",
                 (Some(VoidReason::AttackCap), Lang::En) => " (void: beyond the attack cap)",
                 (Some(VoidReason::CheckCap), Lang::Zh) => "（不计：超出将军限额）",
@@ -1186,6 +1345,27 @@ impl LimitReport {
             ),
         );
         out += &format!("{}\n", self.verdict_text(lang));
+        if let Some(made) = self.claimed_at_ply {
+            let made_move = num(made);
+            out += &say(
+                format!(
+                    "Claimed after the game (move {made_move}, ply {made}), before signing: the event rules it as at move {at_move}, ply {at}, when it became valid; what was played after (a mate or a flag fall) does not override it.\n"
+                ),
+                format!(
+                    "对局终了后（签字前）提出（第{made_move}回合，第{made}步）：按本赛事规定，以限着成立时（第{at_move}回合，第{at}步）为准，其后的着法（将死或超时）不改变判和。\n"
+                ),
+            );
+        }
+        out += &match self.valid_from_ply {
+            Some(p) => say(
+                format!("This claim is valid from move {} (ply {p}).\n", num(p)),
+                format!("此提和自第{}回合（第{p}步）起成立。\n", num(p)),
+            ),
+            None => say(
+                format!("This claim was valid at no ply up to ply {at}.\n"),
+                format!("至第{at}步为止，此提和在任何时候均不成立。\n"),
+            ),
+        };
         out += &say(
             format!("Window: {window} ({origin})\n"),
             format!("计数范围：{window}，{origin}\n"),

@@ -19,6 +19,7 @@ pub mod event;
 pub mod limit;
 pub mod nature;
 pub mod orientation;
+pub mod outcome;
 pub mod profile;
 pub mod repetition;
 pub mod screen;

@@ -85,6 +85,10 @@ pub struct Cycle {
     pub visits: u32,
     /// Which count `occurrences` is: `along_loop` or `every_visit`.
     pub counting: OccurrenceCounting,
+    /// The ply at which the ruling became due: the ply whose move made the repeated position
+    /// stand for the profile's `ruling_occurrence`-th time (3rd) in this episode, counted as
+    /// `counting` says. `None` while the episode has not reached it.
+    pub due_ply: Option<usize>,
     pub red: SidePattern,
     pub black: SidePattern,
     pub verdict: Verdict,
@@ -717,30 +721,42 @@ pub fn find_cycles(
 ) -> Vec<Cycle> {
     let n = moves.len().min(natures.len());
     let mut keys = Vec::with_capacity(n + 1);
-    let mut fullmoves = Vec::with_capacity(n + 1);
     let mut positions = Vec::with_capacity(n + 1);
     let mut pos = *start;
     keys.push(pos.key());
-    fullmoves.push(pos.fullmoves());
     positions.push(pos);
     for &m in &moves[..n] {
         pos.play_unchecked(m);
         keys.push(pos.key());
-        fullmoves.push(pos.fullmoves());
         positions.push(pos);
     }
+    // visits[ply]: how many times the position after `ply` plies has stood, up to that ply.
+    let mut seen: HashMap<u64, u32, BuildHasherDefault<ZobristHasher>> =
+        HashMap::with_capacity_and_hasher(keys.len(), Default::default());
+    let visits_at: Vec<u32> = keys
+        .iter()
+        .map(|&k| {
+            let v = seen.entry(k).or_insert(0);
+            *v += 1;
+            *v
+        })
+        .collect();
+    let numbering = crate::rules::limit::MoveNumbering::of(start);
     let from_initial_array =
         start.to_setup().board == Position::start().to_setup().board && start.turn() == Color::Red;
 
     episodes(&keys)
         .into_iter()
         .map(|(start_ply, end_ply, len)| {
-            let visits = keys[..=end_ply].iter().filter(|&&k| k == keys[end_ply]).count() as u32;
+            let visits = visits_at[end_ply];
             let loop_occurrences = ((end_ply - start_ply) / len) as u32 + 1;
-            let occurrences = match profile.occurrence_counting {
-                OccurrenceCounting::AlongLoop => loop_occurrences,
-                OccurrenceCounting::EveryVisit => visits,
+            let occurrence_at = |ply: usize| match profile.occurrence_counting {
+                OccurrenceCounting::AlongLoop => ((ply - start_ply) / len) as u32 + 1,
+                OccurrenceCounting::EveryVisit => visits_at[ply],
             };
+            let occurrences = occurrence_at(end_ply);
+            let due_ply = (start_ply + len..=end_ply)
+                .find(|&p| occurrence_at(p) >= profile.ruling_occurrence);
             let window = &natures[end_ply - len..end_ply];
             let after = &positions[end_ply - len + 1..=end_ply];
             let first = repeated_from(&keys, end_ply, len);
@@ -765,32 +781,45 @@ pub fn find_cycles(
                     "mutual forbidden play (互打): a pawn's threats by itself count as chases; {en}"
                 );
             }
+            // The overlay reads the move (回合) whose play made the ruling due (or, before it is
+            // due, the cycle's last move): "within N moves" is moves 1 to N, both sides' Nth
+            // moves included (see `within_moves`).
+            let ruled_ply = due_ply.unwrap_or(end_ply);
+            // (From the initial array, Red first: ply p is move (p + 1) / 2.)
+            let number = ruled_ply.div_ceil(2) as u32;
             if verdict == Verdict::Draw
                 && profile.tournament_overlay
                 && from_initial_array
-                && fullmoves[end_ply] <= profile.overlay_moves
+                && within_moves(number, profile.overlay_moves)
             {
                 verdict = Verdict::RedMustVary;
-                zh = format!("{zh}；但在开局{}回合内循环，红方必须变着（比赛规定）", profile.overlay_moves);
+                zh = format!(
+                    "{zh}；但循环在第{number}回合，在开局{}回合内，红方必须变着（比赛规定）",
+                    profile.overlay_moves
+                );
                 en = format!(
-                    "{en}; but the cycle falls within the first {} moves, so Red must vary (tournament overlay)",
+                    "{en}; but the cycle falls on move {number}, within the first {} moves, so Red must vary (tournament overlay)",
                     profile.overlay_moves
                 );
             }
-            let due = occurrences >= profile.ruling_occurrence;
-            zh = format!(
-                "{}（第{}次出现{}）",
-                zh,
-                occurrences,
-                if due { "，裁决生效" } else { "，尚未到裁决次数" }
-            );
-            en = format!(
-                "{} (occurrence {}; the rulebook rules on occurrence {}{})",
-                en,
-                occurrences,
-                profile.ruling_occurrence,
-                if due { ": ruling applies" } else { "" }
-            );
+            let due_at = due_ply.map(|p| (p, numbering.of_ply(p as u32)));
+            zh = match due_at {
+                Some((p, m)) => format!(
+                    "{zh}（第{occurrences}次出现，裁决生效：第{}次出现在第{m}回合（第{p}步））",
+                    profile.ruling_occurrence
+                ),
+                None => format!("{zh}（第{occurrences}次出现，尚未到裁决次数）"),
+            };
+            en = match due_at {
+                Some((p, m)) => format!(
+                    "{en} (occurrence {occurrences}; the rulebook rules on occurrence {}: ruling applies, due from move {m} (ply {p}))",
+                    profile.ruling_occurrence
+                ),
+                None => format!(
+                    "{en} (occurrence {occurrences}; the rulebook rules on occurrence {})",
+                    profile.ruling_occurrence
+                ),
+            };
             if loop_occurrences != visits {
                 zh = format!(
                     "{zh}（沿循环第{loop_occurrences}次，局面共出现{visits}次；按{}计）",
@@ -814,6 +843,7 @@ pub fn find_cycles(
                 loop_occurrences,
                 visits,
                 counting: profile.occurrence_counting,
+                due_ply,
                 red: side_pattern(Color::Red, window, &red),
                 black: side_pattern(Color::Black, window, &black),
                 verdict,
@@ -822,6 +852,13 @@ pub fn find_cycles(
             }
         })
         .collect()
+}
+
+/// "Within N moves" (N回合内), as the regulations use it (the tournament overlay, the ban on
+/// early draw offers): moves numbered 1 to N, both sides' Nth moves included. `move_number` is
+/// the number (回合) of the move in question.
+pub fn within_moves(move_number: u32, n: u32) -> bool {
+    move_number <= n
 }
 
 /// The ruling on the most recent cycle, or [`Verdict::None`].

@@ -4,7 +4,6 @@
 use super::stream::{self, Sink};
 use super::{AppState, Lane, log};
 use crate::Color;
-use crate::rules::limit::Lang;
 use crate::service::{self, AdjudicateOptions, ClaimRequest, GameInput, ServiceError};
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::QueryRejection;
@@ -329,12 +328,24 @@ const SHIPPED_EVENTS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The event of a request: `event=NAME` (a shipped event), `event=none`, or the server's own
-/// (`xqa serve --event FILE`).
+/// The event of a request: `event=NAME` (a shipped event), `event=none`, `event_json=` (an
+/// event file's text, as the page sends one the user loaded), or the server's own (`xqa serve
+/// --event FILE`).
 fn request_event(
     state: &AppState,
     q: &HashMap<String, String>,
 ) -> Result<Option<service::SettingsText>, ApiError> {
+    if let Some(text) = param(q, "event_json") {
+        if q.contains_key("event") {
+            return Err(usage(
+                "event= and event_json= both name an event: send one of them".into(),
+            ));
+        }
+        return Ok(Some(service::SettingsText {
+            name: "event_json".into(),
+            text: text.to_owned(),
+        }));
+    }
     match param(q, "event") {
         None => Ok(state.event.clone()),
         Some("none") => Ok(None),
@@ -380,12 +391,14 @@ fn number<T: std::str::FromStr>(
 /// `moves` with an empty body.
 const GAME: &[&str] = &["name", "game", "fen", "moves"];
 const ADJUDICATE: &[&str] = &[
+    "lang",
     "rules",
     "at",
     "limit_profile",
     "profile",
     "format",
     "event",
+    "event_json",
     "time_control",
     "overlay",
 ];
@@ -401,6 +414,7 @@ const CLAIM: &[&str] = &[
     "format",
     "lang",
     "event",
+    "event_json",
     "time_control",
 ];
 
@@ -445,7 +459,7 @@ fn lane<'a>(state: &'a AppState, input: &GameInput) -> &'a Lane {
     }
 }
 
-fn lang(q: &HashMap<String, String>) -> Result<Lang, ApiError> {
+fn lang(q: &HashMap<String, String>) -> Result<crate::report::text::TextLang, ApiError> {
     param(q, "lang").unwrap_or("en").parse().map_err(usage)
 }
 
@@ -490,7 +504,33 @@ pub(crate) fn adjudicate_options(
         o.limit_profile = Some(p.to_owned());
     }
     o.at = number(q, "at")?;
+    refuse_with_event(q, o.event.as_ref(), &["rules"])?;
     Ok(o)
+}
+
+/// Options that an event sets itself are refused with one (a usage error naming both), as the
+/// CLI refuses them with `--event`: the event (`event=`, or the server's own) names them.
+fn refuse_with_event(
+    q: &HashMap<String, String>,
+    event: Option<&service::SettingsText>,
+    names: &[&str],
+) -> Result<(), ApiError> {
+    let Some(event) = event else {
+        return Ok(());
+    };
+    match names.iter().find_map(|n| param(q, n).map(|v| (n, v))) {
+        None => Ok(()),
+        Some((n, v)) => Err(usage(format!(
+            "{n}={} cannot be used with the event {} ({}): the event names its rules and its time controls' natural move limits; choose time_control=, or send event=none",
+            service::shorten(v),
+            event.name,
+            if q.contains_key("event") {
+                "event="
+            } else {
+                "the server's --event"
+            }
+        ))),
+    }
 }
 
 /// `format=`: `text` or (the default) `json`.
@@ -516,6 +556,11 @@ pub(crate) async fn adjudicate(
     let q = params(query, &accepted(&[ADJUDICATE]))?;
     let options = adjudicate_options(&state, &q)?;
     let text = text_format(&q)?;
+    // (As the CLI's: both languages unless lang= says.)
+    let lang = match param(&q, "lang") {
+        None => crate::report::text::TextLang::Both,
+        Some(_) => lang(&q)?,
+    };
     let input = game_input(&q, read_body(&state, body).await?)?;
     analyse(&state, version, lane(&state, &input), move |sink| {
         let report = service::adjudicate(&input, &options)?;
@@ -523,7 +568,7 @@ pub(crate) async fn adjudicate(
         answer_cap(report.line.moves.len())?;
         if text {
             sink.content_type(TEXT);
-            sink.put(report.to_text().as_bytes())
+            sink.put(report.to_text_in(lang).as_bytes())
         } else {
             sink.json_pretty(&report.to_json_value())?;
             sink.put(b"\n")
@@ -569,6 +614,7 @@ pub(crate) fn claim_request(
     r.from_claim = number(q, "from_claim")?;
     r.event = request_event(state, q)?;
     r.time_control = param(q, "time_control").map(str::to_owned);
+    refuse_with_event(q, r.event.as_ref(), &["rules", "profile"])?;
     Ok(r)
 }
 
@@ -591,13 +637,66 @@ pub(crate) async fn claim(
         answer_cap(outcome.line.moves.len())?;
         if text {
             sink.content_type(TEXT);
-            sink.put(outcome.to_text(lang).as_bytes())
+            sink.put(outcome.to_text_in(lang).as_bytes())
         } else {
             sink.json_pretty(&outcome.to_json_value())?;
             sink.put(b"\n")
         }
     })
     .await
+}
+
+/// GET /api/events: the events a request can name, for the page's event and time-control
+/// pickers: `{"default": ID, "events": [EVENT...]}`, each event as its file reads (name,
+/// name_en, time_controls with their limit, draw odds and claims after the game,
+/// default_time_control, ...) with its `id`: the value of `event=` that picks it (`""` for the
+/// server's own, `xqa serve --event FILE`, which a request gets by sending no `event=`).
+/// `default` is the event a request without `event=` follows (`none`: no event). With
+/// `event_json=` (an event file's text) only that event, checked (`id` `file`), or its error.
+pub(crate) async fn events(
+    State(state): State<AppState>,
+    query: RawQuery,
+) -> Result<Response, ApiError> {
+    let q = params(query, &["event_json"])?;
+    let mut list = Vec::new();
+    let mut add = |id: &str, text: &service::SettingsText| -> Result<(), ApiError> {
+        if let Some(e) = service::event_of(Some(text))? {
+            let mut v = serde_json::to_value(&e).expect("event serialises");
+            v["id"] = id.into();
+            list.push(v);
+        }
+        Ok(())
+    };
+    if let Some(own) = request_event(&state, &q)?.filter(|_| q.contains_key("event_json")) {
+        // (An event file the page loaded: checked, and given back as the page will send it.)
+        add("file", &own)?;
+        return Ok((
+            [(header::CONTENT_TYPE, "application/json")],
+            serde_json::json!({"default": "file", "events": list}).to_string(),
+        )
+            .into_response());
+    }
+    if let Some(own) = &state.event {
+        add("", own)?;
+    }
+    for (id, text) in SHIPPED_EVENTS {
+        add(
+            id,
+            &service::SettingsText {
+                name: format!("events/{id}.json"),
+                text: (*text).to_owned(),
+            },
+        )?;
+    }
+    let body = serde_json::json!({
+        "default": if state.event.is_some() { "" } else { "none" },
+        "events": list,
+    });
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        serde_json::to_string_pretty(&body).expect("events serialise"),
+    )
+        .into_response())
 }
 
 /// GET /api/moves?fen=&notation=: as `xqa moves --json`. One position's legal moves: cheap and

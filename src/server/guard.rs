@@ -147,7 +147,7 @@ fn with_error_body(response: Response, method: &axum::http::Method, path: &str) 
             format!(
                 "{method} {path}: method not allowed (it takes {})",
                 if path.starts_with("/api/")
-                    && !matches!(path.as_str(), "/api/moves" | "/api/board")
+                    && !matches!(path.as_str(), "/api/moves" | "/api/board" | "/api/events")
                 {
                     "POST"
                 } else {

@@ -162,6 +162,7 @@ pub fn router(options: &ServerOptions) -> Router {
         .route("/api/moves", get(api::moves))
         .route("/api/review", post(api::review))
         .route("/api/board", get(api::board))
+        .route("/api/events", get(api::events))
         .route("/api/sheet", post(api::sheet))
         .fallback(api::not_found)
         .layer(axum::middleware::from_fn_with_state(

@@ -2,11 +2,10 @@
 //! natural move limit status at a ply.
 
 use super::input::{MovesSyntax, load_line_with};
-use super::options::{
-    SettingsText, event_of, event_time_control, named_limit_profile, request_profile,
-};
+use super::options::{SettingsText, event_choice, event_of, named_limit_profile, request_profile};
 use super::{GameInput, ServiceError};
 use crate::rules::adjudicate::{self, Report};
+use crate::rules::event::Override;
 use crate::rules::limit::ClaimOptions;
 
 /// The options of `adjudicate`.
@@ -126,13 +125,30 @@ pub fn adjudicate_line(
         options.overlay,
     )?;
     let line = load_line_with(input, MovesSyntax::Rules)?;
-    let limit = match (&options.limit_profile, &event) {
-        (Some(name), _) => named_limit_profile(name)?,
-        (None, Some(e)) => event_time_control(e, options.time_control.as_deref())?
-            .limit
-            .clone(),
+    let time_control = event_choice(event.as_ref(), options.time_control.as_deref())?;
+    // An explicit option wins over the event, and the report says so.
+    let mut overrides = Vec::new();
+    let limit = match (&options.limit_profile, time_control) {
+        (Some(name), tc) => {
+            let p = named_limit_profile(name)?;
+            if let Some(tc) = tc {
+                overrides.extend(Override::of(
+                    "limit_profile",
+                    tc.limit.name.clone(),
+                    p.name.clone(),
+                ));
+            }
+            p
+        }
+        (None, Some(tc)) => tc.limit.clone(),
         (None, None) => named_limit_profile("slow")?,
     };
+    if let Some(e) = &event
+        && options.overlay
+        && !e.rules().tournament_overlay
+    {
+        overrides.extend(Override::of("overlay", "off".into(), "on".into()));
+    }
     if let Some(at) = options.at {
         line.check_ply("--at", at)?;
     }
@@ -145,9 +161,12 @@ pub fn adjudicate_line(
         .map_err(|e| ServiceError::invalid(e.to_string()))?
         .with_natural_limit(&line.start, &line.moves, options.at, &limit_options)
         .map_err(|e| ServiceError::invalid(e.to_string()))?;
-    if let Some(e) = &event {
-        let result = line.entry.as_ref().and_then(|g| g.game.result);
-        report = report.with_event(e, result, &line.start);
+    let result = line.entry.as_ref().and_then(|g| g.game.result);
+    if let (Some(e), Some(tc)) = (&event, time_control) {
+        report = report.with_event(e, tc, result, &line.start);
+        report.overrides = overrides;
     }
+    let odds = time_control.map(|tc| tc.draw).unwrap_or_default();
+    report = report.with_outcome(&line.start, odds, result);
     Ok((report, line))
 }

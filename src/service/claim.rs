@@ -1,11 +1,11 @@
 //! `claim`: judging a natural move limit (自然限着) draw claim.
 
 use super::input::load_line;
-use super::options::{
-    SettingsText, claim_limit_profile, event_of, event_time_control, rules_profile,
-};
+use super::options::{SettingsText, claim_limit_profile, event_choice, event_of, rules_profile};
 use super::{GameInput, Line, ServiceError};
+use crate::rules::event::{Override, Regulations};
 use crate::rules::limit::{self, ClaimOptions, CountingMode, Lang, LimitReport};
+use crate::rules::outcome::{self, Outcome};
 use crate::{Color, Move, Position};
 
 /// The options of `claim`.
@@ -66,12 +66,17 @@ pub struct ClaimOutcome {
     pub report: LimitReport,
     /// Plies played when the claim was made.
     pub at: u32,
-    /// The position at the claim ply.
+    /// The position the claim is ruled on (at the claim ply, or where a claim made after the
+    /// game became valid).
     pub position: Position,
     /// The last move before the claim.
     pub last: Option<Move>,
     /// The line the claim was judged on.
     pub line: Line,
+    /// The result the ruling gives under the event's regulations.
+    pub outcome: Outcome,
+    /// The event and time control whose regulations applied (their names), if any.
+    pub regulations: Option<Regulations>,
 }
 
 impl ClaimOutcome {
@@ -83,17 +88,64 @@ impl ClaimOutcome {
     /// The JSON object of [`Self::to_json`], as a value (the server writes it out as it goes,
     /// without holding its text).
     pub fn to_json_value(&self) -> serde_json::Value {
-        crate::report::rulings::claim_json(
+        let mut v = crate::report::rulings::claim_json(
             &self.report,
             &self.line.start,
             self.line.header(),
             self.line.error_json(),
-        )
+        );
+        let r = self.regulations.as_ref();
+        v["event"] = r.map(|r| r.event.clone()).into();
+        v["time_control"] = r.map(|r| r.time_control.clone()).into();
+        if let Some(r) = r.filter(|r| !r.overrides.is_empty()) {
+            v["overrides"] = serde_json::to_value(&r.overrides).expect("overrides serialise");
+        }
+        v["outcome"] = serde_json::to_value(&self.outcome).expect("outcome serialises");
+        v["attackers"] = limit::attackers(&self.position).into();
+        v
+    }
+
+    /// The text report in each language of `lang` (Chinese, then English, for both).
+    pub fn to_text_in(&self, lang: crate::report::text::TextLang) -> String {
+        lang.langs()
+            .iter()
+            .map(|&l| self.to_text(l))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// The text report in `lang`.
     pub fn to_text(&self, lang: Lang) -> String {
-        let mut out = self.report.render(lang);
+        let mut out = self
+            .regulations
+            .as_ref()
+            .map_or(String::new(), |r| r.line(lang));
+        out.push_str(&self.report.render(lang));
+        if self.report.verdict == limit::Verdict::Inadmissible {
+            let names = limit::attackers(&self.position);
+            out.push_str(&match lang {
+                Lang::Zh => format!(
+                    "进攻子力：{}；原则上不予判和，由裁判酌情决定。\n",
+                    names.join("、")
+                ),
+                Lang::En => format!(
+                    "Attacking pieces: {}; the claim is in principle refused, at the arbiter's discretion (裁判酌情).\n",
+                    names.join(", ")
+                ),
+            });
+        }
+        out.push_str(&match lang {
+            Lang::Zh => format!(
+                "裁决结果：{}（{}）\n",
+                self.outcome.result.as_deref().unwrap_or("未定"),
+                self.outcome.reason_zh
+            ),
+            Lang::En => format!(
+                "Outcome: {} ({})\n",
+                self.outcome.result.as_deref().unwrap_or("none yet"),
+                self.outcome.reason_en
+            ),
+        });
         if let Some(e) = &self.line.error {
             let n = self.line.moves.len();
             out.push_str(&match lang {
@@ -124,17 +176,23 @@ pub fn claim(input: &GameInput, request: &ClaimRequest) -> Result<ClaimOutcome, 
         None => rules_profile(&request.rules, request.rule_settings.as_ref())?,
     };
     let line = load_line(input)?;
-    let (profile, counting) = match &event {
-        Some(e) => {
-            let tc = event_time_control(e, request.time_control.as_deref())?;
+    let time_control = event_choice(event.as_ref(), request.time_control.as_deref())?;
+    let mut overrides = Vec::new();
+    let (profile, counting) = match time_control {
+        Some(tc) => {
             let mut p = tc.limit.clone();
+            let cap = |c: Option<u32>| c.map_or("none".to_owned(), |n| n.to_string());
+            // An explicit option wins over the event, and the report says so.
             if let Some(n) = request.limit {
+                overrides.extend(Override::of("limit", p.moves.to_string(), n.to_string()));
                 p.moves = n;
             }
             if let Some(c) = request.attack_cap {
+                overrides.extend(Override::of("attack_cap", cap(p.attack_cap), cap(c)));
                 p.attack_cap = c;
             }
             if let Some(c) = request.check_cap {
+                overrides.extend(Override::of("check_cap", cap(p.check_cap), cap(c)));
                 p.check_cap = c;
             }
             p.validate()
@@ -169,16 +227,30 @@ pub fn claim(input: &GameInput, request: &ClaimRequest) -> Result<ClaimOutcome, 
         },
         from_ply: request.from_claim.unwrap_or(0),
         rules,
+        // (A claim made after the game: at the end of the record.)
+        after_game: at as usize == line.moves.len()
+            && time_control.is_some_and(|tc| tc.claims_after_game),
     };
     let report = limit::claim(&line.start, &line.moves, request.claimant, at, &options)
         .map_err(|e| ServiceError::invalid(e.to_string()))?;
-    let position = super::position_after(&line.start, &line.moves, at as usize);
-    let last = at.checked_sub(1).map(|i| line.moves[i as usize]);
+    // (The board the claim is ruled on: where it became valid, for a claim after the game.)
+    let ruled = report.at_ply;
+    let position = super::position_after(&line.start, &line.moves, ruled as usize);
+    let last = ruled.checked_sub(1).map(|i| line.moves[i as usize]);
+    let recorded = line.entry.as_ref().and_then(|g| g.game.result);
+    let odds = time_control.map(|tc| tc.draw).unwrap_or_default();
+    let outcome = outcome::of_claim(&report, odds).against_record(recorded);
+    let regulations = event.as_ref().zip(time_control).map(|(e, tc)| Regulations {
+        overrides,
+        ..Regulations::of(e, tc)
+    });
     Ok(ClaimOutcome {
         report,
         at,
         position,
         last,
         line,
+        outcome,
+        regulations,
     })
 }

@@ -89,6 +89,21 @@ pub fn event_time_control<'e>(
         .map_err(|e| ServiceError::usage(e.to_string()))
 }
 
+/// The time control chosen with an event: `name`, or the event's default; none without an
+/// event (a time control named without one is a usage error: it would be dropped).
+pub fn event_choice<'e>(
+    event: Option<&'e Event>,
+    name: Option<&str>,
+) -> Result<Option<&'e TimeControl>, ServiceError> {
+    match (event, name) {
+        (Some(e), n) => event_time_control(e, n).map(Some),
+        (None, Some(n)) => Err(ServiceError::usage(format!(
+            "time control '{n}' given without an event: choose an event (--event, event=) or leave the time control out"
+        ))),
+        (None, None) => Ok(None),
+    }
+}
+
 /// An event file that cannot be read (exit 2) or does not describe an event (exit 1).
 pub fn event_error(e: EventError) -> ServiceError {
     if e.unreadable {

@@ -16,6 +16,9 @@ use serde::Serialize;
 pub struct ReviewPly {
     /// 1-based.
     pub ply: usize,
+    /// The move (回合) it belongs to, and the side that made it.
+    pub move_number: u32,
+    pub side: crate::Color,
     pub iccs: String,
     pub chinese: String,
     pub wxf: String,
@@ -215,6 +218,9 @@ mod erased {
 fn ply_of(s: &super::Step) -> ReviewPly {
     ReviewPly {
         ply: s.ply,
+        // (The move number of the position before the move: its fullmove counter.)
+        move_number: s.before.fullmoves().max(1),
+        side: s.before.turn(),
         iccs: s.mv.to_string(),
         chinese: s.text(Notation::Chinese),
         wxf: s.text(Notation::Wxf),

@@ -30,7 +30,19 @@ th { background:#f4ead8; }
 .bad { color:#c8102e; font-weight:bold; }
 .window { columns: 3; column-gap: 4mm; font-size: 8.5pt; }
 .window span { display:block; break-inside: avoid; white-space: nowrap; }
+.outcome { font-size:12pt; font-weight:bold; margin:2mm 0; padding:1.5mm 3mm; border:1px solid #5a3a1a; }
 "#;
+
+/// The outcome of the ruling under the regulations, in both languages.
+fn outcome_block(out: &mut String, o: &crate::rules::outcome::Outcome) {
+    let _ = writeln!(
+        out,
+        "<h2>结果 Outcome</h2><div class=\"outcome\">{}</div><p class=\"rule\">{}</p><p class=\"rule\">{}</p>",
+        escape(o.result.as_deref().unwrap_or("未定 none yet")),
+        escape(&o.reason_zh),
+        escape(&o.reason_en)
+    );
+}
 
 fn tag<'a>(line: &'a Line, name: &str) -> &'a str {
     line.entry
@@ -39,7 +51,7 @@ fn tag<'a>(line: &'a Line, name: &str) -> &'a str {
         .unwrap_or("")
 }
 
-fn head(out: &mut String, title: &str, line: &Line) {
+fn head(out: &mut String, title: &str, line: &Line, regulations: Option<(String, String)>) {
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"zh\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head><body>\n",
@@ -62,6 +74,13 @@ fn head(out: &mut String, title: &str, line: &Line) {
         );
     };
     row(out, "赛事 Event", event);
+    if let Some((zh, en)) = regulations {
+        row(
+            out,
+            "比赛规程 Regulations",
+            &format!("{} / {}", zh.trim(), en.trim()),
+        );
+    }
     if !site.is_empty() || !round.is_empty() {
         row(out, "地点·轮次 Site, round", &format!("{site} {round}"));
     }
@@ -113,10 +132,25 @@ pub fn adjudicate_sheet(
 ) -> Result<String, ServiceError> {
     let (report, line) = adjudicate_line(input, options)?;
     let mut out = String::new();
-    head(&mut out, "重复局面裁决书 Repetition ruling", &line);
+    let regulations = report.event.as_ref().map(|e| {
+        let tc = report.time_control.as_deref().unwrap_or("");
+        let mut zh = format!("{e}，赛制 {tc}");
+        let mut en = format!("{e}, time control {tc}");
+        for o in &report.overrides {
+            zh.push_str(&format!("；{}", o.text(Lang::Zh)));
+            en.push_str(&format!("; {}", o.text(Lang::En)));
+        }
+        (zh, en)
+    });
+    head(
+        &mut out,
+        "重复局面裁决书 Repetition ruling",
+        &line,
+        regulations,
+    );
     let _ = writeln!(
         out,
-        "<p>规则 Rules: <b>{}</b> · 共 {} 着 plies</p>",
+        "<p>规则 Rules: <b>{}</b> · 共 {} 步 plies</p>",
         escape(&report.rules.to_uppercase()),
         report.moves.len()
     );
@@ -138,14 +172,17 @@ pub fn adjudicate_sheet(
             let _ = writeln!(out, "</div><div>");
             let _ = writeln!(
                 out,
-                "<h2>循环 Cycle: ply {}–{} ({}次 occurrences)</h2>",
+                "<h2>循环 Cycle: ply {}–{} ({}次 occurrences){}</h2>",
                 c.start_ply + 1,
                 c.end_ply,
-                c.occurrences
+                c.occurrences,
+                c.due_ply.map_or(String::new(), |p| format!(
+                    " · 第{p}步裁决生效 ruling due at ply {p}"
+                ))
             );
             let _ = writeln!(
                 out,
-                "<table><tr><th>着 Ply</th><th>方 Side</th><th>着法 Move</th><th>性质 Nature</th><th>目标 Targets</th></tr>"
+                "<table><tr><th>步 Ply</th><th>方 Side</th><th>着法 Move</th><th>性质 Nature</th><th>目标 Targets</th></tr>"
             );
             for m in &report.moves[c.start_ply..c.end_ply.min(report.moves.len())] {
                 let nature = report
@@ -204,6 +241,14 @@ pub fn adjudicate_sheet(
                 escape(&c.reason_zh),
                 escape(&c.reason_en)
             );
+            if let Some(d) = &report.early_draw {
+                let _ = writeln!(
+                    out,
+                    "<p class=\"bad\">{} · {}</p>",
+                    escape(&d.reason_zh),
+                    escape(&d.reason_en)
+                );
+            }
             if report.cycles.len() > 1 {
                 let _ = writeln!(
                     out,
@@ -213,6 +258,9 @@ pub fn adjudicate_sheet(
                 );
             }
         }
+    }
+    if let Some(o) = &report.outcome {
+        outcome_block(&mut out, o);
     }
     tail(&mut out);
     Ok(out)
@@ -225,10 +273,15 @@ pub fn claim_sheet(input: &GameInput, request: &ClaimRequest) -> Result<String, 
     let outcome = claim(input, request)?;
     let r = &outcome.report;
     let mut out = String::new();
+    let regulations = outcome
+        .regulations
+        .as_ref()
+        .map(|g| (g.line(Lang::Zh), g.line(Lang::En)));
     head(
         &mut out,
         "自然限着裁决书 Natural move limit ruling",
         &outcome.line,
+        regulations,
     );
     let side = |c: crate::Color| {
         if c == crate::Color::Red {
@@ -239,17 +292,28 @@ pub fn claim_sheet(input: &GameInput, request: &ClaimRequest) -> Result<String, 
     };
     let _ = writeln!(
         out,
-        "<p>提和方 Claimant: <b>{}</b> · 限着 Profile: <b>{}</b> · 提和于第 {} 着 claim at ply {}</p>",
+        "<p>提和方 Claimant: <b>{}</b> · 限着 Profile: <b>{}</b> · 提和于第 {} 步 claim at ply {}{}</p>",
         side(r.claimant),
         escape(&r.profile),
         outcome.at,
-        outcome.at
+        outcome.at,
+        match r.valid_from_ply {
+            Some(p) => format!(" · 自第 {p} 步起成立 valid from ply {p}"),
+            None => " · 从未成立 valid at no ply".into(),
+        }
     );
+    if let Some(made) = r.claimed_at_ply {
+        let _ = writeln!(
+            out,
+            "<p>对局终了后（签字前，第 {made} 步）提出，按限着成立时（第 {at} 步）裁决。Claimed after the game (ply {made}), before signing: ruled as at ply {at}, when it became valid.</p>",
+            at = r.at_ply
+        );
+    }
     let _ = writeln!(out, "<div class=\"layout\"><div class=\"board\">");
     out.push_str(&board_at(
         &outcome.line,
-        outcome.at as usize,
-        &format!("提和局面 claim position: ply {}", outcome.at),
+        r.at_ply as usize,
+        &format!("提和局面 claim position: ply {}", r.at_ply),
     ));
     let _ = writeln!(out, "</div><div>");
     let _ = writeln!(
@@ -300,6 +364,7 @@ pub fn claim_sheet(input: &GameInput, request: &ClaimRequest) -> Result<String, 
         escape(&r.rule_text(Lang::Zh)),
         escape(&r.rule_text(Lang::En))
     );
+    outcome_block(&mut out, &outcome.outcome);
     tail(&mut out);
     Ok(out)
 }

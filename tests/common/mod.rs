@@ -178,3 +178,66 @@ impl Drop for Scratch {
         }
     }
 }
+
+/// A game from the initial array (ICCS moves) whose first `padding` plies repeat no position
+/// and make no capture (Red's rook a0 steps to a1 and back while Black's rooks a9, i9 and cannon
+/// h7 walk a ternary Gray code over a9-a8-a7, i9-i8-i7 and h7-h8-g8, so that Black never stands
+/// the same way twice), followed by `loops` plays of an idle horse shuffle (b0c2 / b9c7 and
+/// back, Black's or Red's first as the padding leaves the turn). The shuffle's position stands
+/// for the 3rd time after `padding + 8` plies.
+pub fn padded_shuffle(padding: usize, loops: usize) -> String {
+    const WALKS: [[&str; 3]; 3] = [["a9", "a8", "a7"], ["i9", "i8", "i7"], ["h7", "h8", "g8"]];
+    let mut state = [0usize; 3];
+    let mut black = Vec::new();
+    // The reflected ternary Gray code: 26 steps, each one piece one square.
+    for n in 1..27usize {
+        let mut digits = [0usize; 3];
+        let mut m = n;
+        for d in digits.iter_mut() {
+            *d = m % 3;
+            m /= 3;
+        }
+        // Reflect: a digit runs backwards when the sum of the higher digits is odd.
+        let mut g = [0usize; 3];
+        let mut higher = 0;
+        for i in (0..3).rev() {
+            g[i] = if higher % 2 == 1 {
+                2 - digits[i]
+            } else {
+                digits[i]
+            };
+            higher += digits[i];
+        }
+        let i = (0..3)
+            .find(|&i| g[i] != state[i])
+            .expect("one digit changes");
+        black.push(format!("{}{}", WALKS[i][state[i]], WALKS[i][g[i]]));
+        state = g;
+    }
+    let mut moves = Vec::new();
+    let (mut red_at_home, mut b) = (true, 0);
+    for ply in 0..padding {
+        if ply.is_multiple_of(2) {
+            moves.push(if red_at_home { "a0a1" } else { "a1a0" }.to_owned());
+            red_at_home = !red_at_home;
+        } else {
+            moves.push(black[b].clone());
+            b += 1;
+        }
+    }
+    let red_loop = ["b0c2", "c2b0"];
+    let black_loop = ["b9c7", "c7b9"];
+    for i in 0..loops * 4 {
+        let red_turn = (padding + i).is_multiple_of(2);
+        let step = (i / 2) % 2;
+        moves.push(
+            if red_turn {
+                red_loop[step]
+            } else {
+                black_loop[step]
+            }
+            .to_owned(),
+        );
+    }
+    moves.join(" ")
+}

@@ -3,9 +3,13 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+// The page opens in the browser's language: Chinese unless the browser asks for another.
+const browserLang = (navigator.languages?.[0] || navigator.language || "zh").toLowerCase();
 const S = {
   mode: "review",
-  lang: "en",
+  lang: browserLang.startsWith("zh") ? "zh" : "en",
+  events: [],        // /api/events: the events a request can name, each with its time controls
+  eventFile: null,   // an event file loaded in the page: {name, text, event}
   record: null,      // {bytes: Blob|string, name}
   game: 1,
   review: null,      // /api/review answer of the reviewed game
@@ -27,10 +31,25 @@ const LIMIT_VERDICT = {
   game_over: ["棋局已结束", "game over on the board"],
   claimant_short: ["提和方着数不足", "claimant short of counted moves"],
   opponent_short: ["对方着数不足", "opponent short of moves"],
-  inadmissible: ["局面不符合提和条件", "inadmissible position"],
+  inadmissible: ["原则上不予判和（裁判酌情）", "refused in principle (at the arbiter's discretion)"],
 };
-const NATURE = { check: "将", mate_threat: "杀", chase: "捉", idle: "闲", undetermined: "未定" };
+// The natures of moves, and of idle moves (as cycles list them), in both languages.
+const IDLE_KIND = { offer: ["献", "offer"], exchange: ["兑", "exchange"], block: ["拦", "block"], follow: ["跟", "follow"] };
+const NATURE = { check: ["将", "check"], mate_threat: ["杀", "mate threat"], chase: ["捉", "chase"], idle: ["闲", "idle"], undetermined: ["未定", "undetermined"], ...IDLE_KIND };
+const PATTERN = { forbidden: ["禁止着法", "forbidden"], allowed: ["允许着法", "allowed"], undetermined: ["未定", "undetermined"] };
+const HOW = { capture: ["吃子", "capture"], exchange: ["兑换得子", "exchange"], checks: ["连将得子", "checks"] };
 const t = (pair) => (S.lang === "zh" ? pair[0] : pair[1]);
+const tr = (table, key) => (table[key] ? t(table[key]) : key);
+// One word for a ply everywhere: 步 (a move, 回合, is Red's and Black's ply together).
+const plyText = (n) => t([`第${n}步`, `ply ${n}`]);
+const sideText = (side) => t(side === "red" ? ["红", "Red"] : ["黑", "Black"]);
+// The static texts of the page (data-t="中文|English"), in the page's language.
+function applyLang() {
+  document.documentElement.lang = S.lang;
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t.split("|"));
+  for (const el of document.querySelectorAll("[data-placeholder]")) el.placeholder = t(el.dataset.placeholder.split("|"));
+  fillTimeControls();
+}
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
 function qs(params) {
@@ -66,7 +85,87 @@ function showError(msg) {
 }
 
 function settings() {
-  return { rules: $("rules").value, profile: $("profile").value };
+  return { rules: $("rules").value, profile: $("profile").value, event: $("event").value, timeControl: $("time-control").value };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The event and its time control: every request rules under the choice
+
+function chosenEvent() {
+  const id = $("event").value;
+  if (id === "none") return null;
+  if (id === "file") return S.eventFile?.event ?? null;
+  return S.events.find((e) => e.id === id) ?? null;
+}
+function chosenTimeControl() {
+  const e = chosenEvent();
+  return e?.time_controls.find((tc) => tc.name === $("time-control").value) ?? null;
+}
+// The parameters that carry the choice: the event and its time control, or (no event) the rules
+// and the limit profile (`limitKey`: "profile" for a claim, "limit_profile" for adjudicate).
+function ruling(limitKey) {
+  const s = settings();
+  if (s.event === "none") return { event: "none", rules: s.rules, [limitKey]: s.profile };
+  const p = { time_control: s.timeControl };
+  if (s.event === "file") p.event_json = S.eventFile.text;
+  else if (s.event !== "") p.event = s.event;
+  return p;
+}
+function tcName(tc) {
+  return tc ? (S.lang === "zh" && tc.name_zh ? tc.name_zh : tc.name) : "";
+}
+function fillTimeControls() {
+  const e = chosenEvent();
+  const sel = $("time-control");
+  const keep = sel.value;
+  sel.innerHTML = e
+    ? e.time_controls.map((tc) => `<option value="${esc(tc.name)}">${esc(tcName(tc))}${tc.clock ? ` · ${esc(tc.clock)}` : ""}</option>`).join("")
+    : `<option value="">—</option>`;
+  if (e) sel.value = e.time_controls.some((tc) => tc.name === keep) ? keep : (e.default_time_control ?? e.time_controls[0]?.name ?? "");
+  sel.disabled = !e;
+  $("rules").disabled = !!e;
+  $("profile").disabled = !!e;
+  showRegulations();
+}
+// The header names the choice: the event, its time control, and what the regulations add.
+function showRegulations() {
+  const e = chosenEvent();
+  const tc = chosenTimeControl();
+  const el = $("regulations");
+  if (!e) {
+    el.textContent = t([`无赛事：${$("rules").value.toUpperCase()}规则，${$("profile").selectedOptions[0]?.textContent ?? ""}`,
+      `No event: ${$("rules").value.toUpperCase()} rules, ${$("profile").selectedOptions[0]?.textContent ?? ""}`]);
+    return;
+  }
+  const name = S.lang === "zh" ? e.name : (e.name_en ?? e.name);
+  const notes = [];
+  if (tc) {
+    notes.push(t([`自然限着${tc.limit.moves}回合`, `natural limit ${tc.limit.moves} moves`]));
+    if (tc.draw === "black_wins") notes.push(t(["和棋黑胜", "a draw counts as a Black win (和棋黑胜)"]));
+    if (tc.draw === "replay") notes.push(t(["和棋重赛，直至分出胜负", "drawn games are replayed until someone wins"]));
+    if (tc.claims_after_game) notes.push(t(["限着可于对局终了后（签字前）提出", "a limit claim may be made after the game, before signing"]));
+  }
+  if (e.no_draw_offer_within) notes.push(t([`${e.no_draw_offer_within}回合内不得提和`, `no draw offers within ${e.no_draw_offer_within} moves`]));
+  el.textContent = `${t(["赛事", "Event"])}: ${name} · ${t(["赛制", "time control"])}: ${tcName(tc)}${tc?.clock ? ` (${tc.clock})` : ""}${notes.length ? ` · ${notes.join(t(["；", "; "]))}` : ""}`;
+}
+async function loadEvents() {
+  let answer;
+  try {
+    answer = await apiJson("GET", "/api/events", {});
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  S.events = answer.events;
+  const sel = $("event");
+  sel.innerHTML = `<option value="none" data-t="无（按下列规则）|none (the rules below)"></option>` +
+    answer.events.map((e) => `<option value="${esc(e.id)}">${esc(e.name)}${e.id === "" ? t(["（服务器默认）", " (the server's)"]) : ""}</option>`).join("");
+  sel.value = answer.default;
+}
+async function rerule() {
+  showRegulations();
+  if (S.live.review) saveLive();
+  return S.mode === "live" ? liveUpdate() : S.review && adjudicateReview();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -117,7 +216,7 @@ async function loadGame() {
 async function adjudicateReview() {
   const r = S.review;
   try {
-    S.report = await apiJson("POST", "/api/adjudicate", { fen: r.start_fen, moves: r.moves, rules: settings().rules, limit_profile: settings().profile });
+    S.report = await apiJson("POST", "/api/adjudicate", { fen: r.start_fen, moves: r.moves, ...ruling("limit_profile") });
   } catch (e) {
     showError(e.message);
     S.report = null;
@@ -143,7 +242,7 @@ async function render() {
   const rep = report();
   const seq = ++S.seq;
   const ply = S.mode === "live" ? l.plies.length : S.ply;
-  $("ply-label").textContent = `ply ${ply} / ${l.plies.length}`;
+  $("ply-label").textContent = t([`第${ply}步 / 共${l.plies.length}步`, `ply ${ply} / ${l.plies.length}`]);
   const move = rep && ply > 0 ? rep.moves[ply - 1] : null;
   const params = {
     fen: fenAt(ply),
@@ -160,15 +259,40 @@ async function render() {
   renderMoves(l, rep, ply);
   renderNature(move);
   renderCycles(rep, ply);
+  renderOutcome(rep);
   $("status").textContent = ply === l.plies.length && l.status ? l.status : "";
   await renderLimit(l, ply, seq);
 }
 
 function natureBadge(m) {
   if (!m) return "";
-  const zh = NATURE[m.nature] || m.nature;
-  const label = S.lang === "zh" ? zh : m.nature.replace("_", " ");
-  return `<span class="nature n-${m.nature}">${esc(label)}${m.idle_kind ? ` <small>(${esc(m.idle_kind)})</small>` : ""}</span>`;
+  return `<span class="nature n-${m.nature}">${esc(tr(NATURE, m.nature))}${m.idle_kind ? ` <small>(${esc(tr(IDLE_KIND, m.idle_kind))})</small>` : ""}</span>`;
+}
+
+// The ruling's outcome under the event (the result, with its draw odds), the early-draw flag,
+// and whether it differs from the record's result.
+// The reviewed record's result ("1-0" ...), if it gives one: the page rules on the line (FEN and
+// moves), so it compares the outcome with the record itself, in the words of the reports.
+function recordedResult() {
+  if (S.mode !== "review") return null;
+  const r = (S.review?.tags ?? []).find(([k]) => k === "Result")?.[1];
+  return r && r !== "*" ? r : null;
+}
+function outcomeReason(o) {
+  const rec = recordedResult();
+  const reason = S.lang === "zh" ? o.reason_zh : o.reason_en;
+  if (!o.result || !rec || o.recorded || rec === o.result) return reason;
+  return reason + t([`；与棋谱记录的结果${rec}不同，以本裁决为准`, `; this differs from the recorded result ${rec}, which it overrides`]);
+}
+
+function renderOutcome(rep) {
+  const el = $("outcome");
+  if (!rep?.outcome) { el.innerHTML = ""; return; }
+  const o = rep.outcome;
+  let html = `<h3>${t(["裁决结果", "Outcome"])}: <span class="result">${esc(o.result ?? t(["未定", "none yet"]))}</span></h3>` +
+    `<div class="reason">${esc(outcomeReason(o))}</div>`;
+  if (rep.early_draw) html += `<div class="warn early-draw">${esc(S.lang === "zh" ? rep.early_draw.reason_zh : rep.early_draw.reason_en)}</div>`;
+  el.innerHTML = html;
 }
 
 function renderMoves(l, rep, ply) {
@@ -177,7 +301,8 @@ function renderMoves(l, rep, ply) {
   let rows = l.plies.map((p, i) => {
     const m = rep?.moves[i];
     const cls = [p.ply === ply ? "current" : "", inCycle.has(p.ply) ? "in-cycle" : ""].join(" ");
-    return `<tr class="${cls}" data-ply="${p.ply}"><td>${p.ply}</td><td>${esc(p.chinese)}</td><td class="muted">${esc(p.iccs)}</td><td>${natureBadge(m)}</td></tr>`;
+    // Numbered by move (回合) and side, as a score sheet; the ply in the title.
+    return `<tr class="${cls}" data-ply="${p.ply}" title="${esc(plyText(p.ply))}"><td>${p.move_number}${p.side === "red" ? "." : "…"} ${sideText(p.side)}</td><td>${esc(S.lang === "zh" ? p.chinese : p.wxf)}</td><td class="muted">${esc(p.iccs)}</td><td>${natureBadge(m)}</td></tr>`;
   });
   if (S.mode === "review" && S.review?.error) {
     const e = S.review.error;
@@ -198,8 +323,8 @@ function renderNature(m) {
     el.innerHTML = `<h3>${t(["着法性质", "Move nature"])}</h3><span class="muted">${t(["起始局面", "start position"])}</span>`;
     return;
   }
-  const targets = m.targets.map((x) => `${esc(x.piece)}@${esc(x.square)}${x.joint ? " (joint)" : ""} <small class="muted">${esc(x.how)}</small>`).join(", ");
-  el.innerHTML = `<h3>${t(["着法性质", "Move nature"])}: ${m.ply}. ${esc(m.chinese ?? m.iccs)}</h3>` +
+  const targets = m.targets.map((x) => `${esc(x.piece)}@${esc(x.square)}${x.joint ? t(["（联合）", " (joint)"]) : ""} <small class="muted">${esc(tr(HOW, x.how))}</small>`).join(t(["，", ", "]));
+  el.innerHTML = `<h3>${t(["着法性质", "Move nature"])}: ${m.move_number}${m.side === "red" ? "." : "…"} ${sideText(m.side)} ${esc(m.chinese ?? m.iccs)} <small class="muted">${esc(plyText(m.ply))}</small></h3>` +
     `${natureBadge(m)} ${m.capture ? `${t(["吃", "captures"])} ${esc(m.capture)}` : ""}` +
     (targets ? `<div>${t(["目标", "Targets"])}: ${targets}</div>` : "");
 }
@@ -212,9 +337,10 @@ function renderCycles(rep, ply) {
   for (const [i, c] of cycles.entries()) {
     const cur = ply > c.start_ply && ply <= c.end_ply ? " current" : "";
     html += `<div class="cycle${cur}" data-cycle="${i}" data-end="${c.end_ply}">` +
-      `<div>${t(["着", "plies"])} ${c.start_ply + 1}–${c.end_ply} · ${c.occurrences}×</div>` +
-      `<div>${t(["红", "Red"])}: ${esc(c.red.name)} <small>(${esc(c.red.pattern)}: ${esc(c.red.natures.join(", "))})</small></div>` +
-      `<div>${t(["黑", "Black"])}: ${esc(c.black.name)} <small>(${esc(c.black.pattern)}: ${esc(c.black.natures.join(", "))})</small></div>` +
+      `<div>${t([`第${c.first_move_number}–${c.last_move_number}回合（第${c.start_ply + 1}–${c.end_ply}步）· 第${c.occurrences}次出现`, `moves ${c.first_move_number}–${c.last_move_number} (plies ${c.start_ply + 1}–${c.end_ply}) · occurrence ${c.occurrences}`])}` +
+      `${c.due_ply != null ? t([` · 第${c.due_move_number}回合（第${c.due_ply}步）裁决生效`, ` · ruling due at move ${c.due_move_number} (ply ${c.due_ply})`]) : ""}</div>` +
+      `<div>${t(["红", "Red"])}: ${esc(c.red.name)} <small>(${esc(tr(PATTERN, c.red.pattern))}: ${esc(c.red.natures.map((n) => tr(NATURE, n)).join(t(["、", ", "])))})</small></div>` +
+      `<div>${t(["黑", "Black"])}: ${esc(c.black.name)} <small>(${esc(tr(PATTERN, c.black.pattern))}: ${esc(c.black.natures.map((n) => tr(NATURE, n)).join(t(["、", ", "])))})</small></div>` +
       `<div class="verdict ${c.verdict === "draw" ? "draw" : ""}">${esc(t(VERDICT[c.verdict]))}</div>` +
       `<div class="reason">${esc(S.lang === "zh" ? c.reason_zh : c.reason_en)}</div></div>`;
   }
@@ -228,9 +354,11 @@ async function renderLimit(l, ply, seq) {
     el.innerHTML = `<h3>${t(["自然限着", "Natural move limit"])}</h3><span class="muted">${t(["按“提和”开始计数", "press Claim now to start counting"])}</span>`;
     return;
   }
-  const base = { fen: l.start_fen, moves: l.moves, at: ply, profile: settings().profile, rules: settings().rules, from_claim: fromClaim };
-  let html = `<h3>${t(["自然限着", "Natural move limit"])} · ${esc(settings().profile)} · ${t(["第", "at ply "])}${ply}${t(["着", ""])}` +
-    `${fromClaim !== null ? ` · ${t(["自提和", "from the claim at ply "])}${fromClaim}` : ""}</h3>`;
+  const base = { fen: l.start_fen, moves: l.moves, at: ply, ...ruling("profile"), from_claim: fromClaim };
+  const tc = chosenTimeControl();
+  const limitName = tc ? tcName(tc) : $("profile").selectedOptions[0]?.textContent ?? settings().profile;
+  let html = `<h3>${t(["自然限着", "Natural move limit"])} · ${esc(limitName)} · ${t([`第${ply}步`, `at ply ${ply}`])}` +
+    `${fromClaim !== null ? ` · ${t([`自第${fromClaim}步提和`, `from the claim at ply ${fromClaim}`])}` : ""}</h3>`;
   for (const side of ["red", "black"]) {
     let r;
     try {
@@ -247,7 +375,10 @@ async function renderLimit(l, ply, seq) {
       `<span>${t(["尚需", "still needed"])}</span><span class="needed">${r.needed}</span>` +
       // As the CLI's claim report: "black: 4 moves of 60 required".
       `<span>${t(["对方", "opponent"])}</span><span class="opponent">${esc(t([`共${r.opponent_moves}着，须${r.required}着`, `${r.opponent_moves} moves of ${r.required} required`]))}</span>` +
-      `<span>${t(["窗口", "window"])}</span><span>${t(["着", "plies"])} ${r.window_start_ply + 1}–${r.window_end_ply}${r.last_capture_ply !== null ? ` (${t(["最后吃子", "last capture"])} ${r.last_capture_ply})` : ""}</span></div>`;
+      `<span>${t(["计数范围", "window"])}</span><span>${t([`第${r.window_start_ply + 1}–${r.window_end_ply}步`, `plies ${r.window_start_ply + 1}–${r.window_end_ply}`])}${r.last_capture_ply !== null ? ` (${t([`第${r.last_capture_ply}步吃子`, `last capture at ply ${r.last_capture_ply}`])})` : ""}</span>` +
+      `<span>${t(["成立于", "valid from"])}</span><span class="valid-from">${r.valid_from_ply != null ? t([`第${r.valid_from_ply}步`, `ply ${r.valid_from_ply}`]) : "—"}</span>` +
+      (r.verdict === "inadmissible" ? `<span>${t(["进攻子力", "attacking pieces"])}</span><span class="attackers">${esc(t([`场上${r.attacking_pieces}个（${(r.attackers ?? []).join("、")}），原则上不予判和（裁判酌情）`, `${r.attacking_pieces} on the board (${(r.attackers ?? []).join(", ")}): refused in principle, at the arbiter's discretion (裁判酌情)`]))}</span>` : "") +
+      `<span>${t(["结果", "outcome"])}</span><span class="outcome">${esc(r.outcome.result ?? t(["未定", "none yet"]))} · ${esc(outcomeReason(r.outcome))}</span></div>`;
   }
   el.innerHTML = html;
 }
@@ -277,6 +408,7 @@ function saveLive() {
     localStorage.setItem(LIVE_KEY, JSON.stringify({
       start: S.live.start, moves: S.live.moves, fromClaim: S.live.fromClaim,
       counting: $("live-counting").value, profile: $("profile").value, rules: $("rules").value,
+      event: $("event").value === "file" ? "none" : $("event").value, timeControl: $("time-control").value,
     }));
   } catch (_) { /* storage off: nothing to keep */ }
 }
@@ -292,13 +424,14 @@ async function restoreLive(saved) {
   const pick = (id, v) => { if ([...$(id).options].some((o) => o.value === v)) $(id).value = v; };
   pick("profile", saved.profile);
   pick("rules", saved.rules);
+  if (typeof saved.event === "string") { pick("event", saved.event); fillTimeControls(); pick("time-control", saved.timeControl); showRegulations(); }
   pick("live-counting", saved.counting);
   const fromClaim = Number.isInteger(saved.fromClaim) ? saved.fromClaim : null;
   S.live = { start: saved.start || null, moves: saved.moves.slice(), fromClaim, selected: null, review: null, report: null };
   setMode("live");
   await liveUpdate();
   if (!S.live.review) return false;
-  $("live-note").textContent = `${t(["已恢复计数", "count restored"])}: ${S.live.moves.length} ${t(["着", "plies"])}`;
+  $("live-note").textContent = `${t(["已恢复计数", "count restored"])}: ${t([`${S.live.moves.length}步`, `${S.live.moves.length} plies`])}`;
   return true;
 }
 
@@ -307,7 +440,7 @@ async function liveUpdate() {
   const params = { fen: S.live.start, moves: S.live.moves.join(" ") };
   try {
     S.live.review = await apiJson("POST", "/api/review", params);
-    S.live.report = await apiJson("POST", "/api/adjudicate", { ...params, rules: settings().rules, limit_profile: settings().profile });
+    S.live.report = await apiJson("POST", "/api/adjudicate", { ...params, ...ruling("limit_profile") });
   } catch (e) {
     showError(e.message);
     S.live.moves.pop();
@@ -361,14 +494,14 @@ function setMode(mode) {
 async function printSheet() {
   const l = line();
   if (!l) return;
-  const p = { fen: l.start_fen, moves: l.moves, rules: settings().rules };
+  const p = { fen: l.start_fen, moves: l.moves };
   let params;
   const rep = report();
   const ply = S.mode === "live" ? l.plies.length : S.ply;
   if (rep && rep.cycles.length) {
-    params = { ...p, kind: "adjudicate", limit_profile: settings().profile };
+    params = { ...p, kind: "adjudicate", ...ruling("limit_profile") };
   } else {
-    params = { ...p, kind: "claim", claimant: l.plies.length % 2 ? "black" : "red", at: ply, profile: settings().profile };
+    params = { ...p, kind: "claim", claimant: l.plies.length % 2 ? "black" : "red", at: ply, ...ruling("profile") };
     if (S.mode === "live" && $("live-counting").value === "claim" && S.live.fromClaim !== null) params.from_claim = S.live.fromClaim;
   }
   const useRecord = S.mode === "review" && S.record && !S.review.error;
@@ -398,9 +531,31 @@ $("next").addEventListener("click", () => go(S.ply + 1));
 $("last").addEventListener("click", () => go(Infinity));
 $("moves").addEventListener("click", (e) => { const tr = e.target.closest("tr[data-ply]"); if (tr) go(Number(tr.dataset.ply)); });
 $("cycles").addEventListener("click", (e) => { const c = e.target.closest(".cycle"); if (c) go(Number(c.dataset.end)); });
-$("lang").addEventListener("click", () => { S.lang = S.lang === "zh" ? "en" : "zh"; document.documentElement.lang = S.lang; render(); });
-$("rules").addEventListener("change", () => { if (S.live.review) saveLive(); return S.mode === "live" ? liveUpdate() : S.review && adjudicateReview(); });
-$("profile").addEventListener("change", () => { if (S.live.review) saveLive(); return S.mode === "live" ? liveUpdate() : S.review && adjudicateReview(); });
+$("lang").addEventListener("click", () => { S.lang = S.lang === "zh" ? "en" : "zh"; applyLang(); render(); });
+$("rules").addEventListener("change", rerule);
+$("profile").addEventListener("change", rerule);
+$("event").addEventListener("change", () => { fillTimeControls(); return rerule(); });
+$("time-control").addEventListener("change", rerule);
+$("event-file").addEventListener("change", async (e) => {
+  const f = e.target.files[0];
+  if (!f) return;
+  const text = await f.text();
+  let event;
+  try {
+    event = await apiJson("GET", "/api/events", { event_json: text });
+  } catch (err) {
+    showError(`${f.name}: ${err.message}`);
+    return;
+  }
+  showError("");
+  S.eventFile = { name: f.name, text, event: event.events[0] };
+  const sel = $("event");
+  sel.querySelector("option[value=file]")?.remove();
+  sel.insertAdjacentHTML("beforeend", `<option value="file">${esc(event.events[0].name)} (${esc(f.name)})</option>`);
+  sel.value = "file";
+  fillTimeControls();
+  await rerule();
+});
 $("print").addEventListener("click", printSheet);
 $("tab-review").addEventListener("click", () => { setMode("review"); render(); });
 $("tab-live").addEventListener("click", () => { if (S.live.review) { setMode("live"); render(); } else liveStart(null, []); });
@@ -423,8 +578,10 @@ document.addEventListener("keydown", (e) => {
 
 // Open on the start position, or on the live count this browser kept.
 (async () => {
+  await loadEvents();
+  applyLang();
   S.review = await apiJson("POST", "/api/review", {});
-  S.report = await apiJson("POST", "/api/adjudicate", {});
+  S.report = await apiJson("POST", "/api/adjudicate", ruling("limit_profile"));
   const saved = savedLive();
   if (saved && (await restoreLive(saved))) return;
   setMode("review");
