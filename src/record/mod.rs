@@ -52,8 +52,10 @@ pub mod limits;
 pub mod load;
 mod movetext;
 pub mod pgn;
+pub mod repair;
 pub mod walk;
 pub mod warnings;
+pub mod written;
 pub mod wxf_file;
 pub mod xqf;
 
