@@ -51,6 +51,9 @@ fn main() {
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
                 time += ms;
                 worst = worst.max(ms);
+                if !o.after_top && std::env::var_os("REPAIR_MISSES").is_some() {
+                    miss(&sheet);
+                }
                 c[0] += 1;
                 c[1] += usize::from(o.before_top);
                 c[2] += usize::from(o.before_any);
@@ -104,4 +107,26 @@ fn main() {
         any += usize::from(o.after_any);
     }
     println!("two slips (Chinese): {n} sheets; after: top {top}/{n}, any {any}/{n}");
+}
+
+/// Prints a sheet the first repair got wrong: the slip, the error and the repairs offered.
+fn miss(sheet: &slips::Sheet) {
+    let e = xiangqi_arbiter::record::pgn::parse_game(&sheet.pgn(), 1);
+    let Some(err) = e.error else { return };
+    let lo = sheet.at.saturating_sub(2);
+    println!(
+        "MISS {:?} {:?} slip at ply {} ({}), failing ply {:?}",
+        sheet.notation,
+        sheet.kind,
+        sheet.at + 1,
+        sheet.texts[lo..(sheet.at + 3).min(sheet.texts.len())].join(" "),
+        err.ply
+    );
+    for r in &err.repairs {
+        println!(
+            "    {} {}",
+            if r.moves == sheet.truth { "*" } else { " " },
+            r.explanation_en
+        );
+    }
 }

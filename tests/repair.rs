@@ -92,6 +92,7 @@ fn a_valid_game_has_no_repairs_and_a_failing_one_says_so() {
         notation: Notation::Chinese,
         truth: games[0].clone(),
         texts,
+        at: 0,
     };
     let e = xiangqi_arbiter::record::pgn::parse_game(&sheet.pgn(), 1);
     assert!(e.error.is_none());

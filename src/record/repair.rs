@@ -154,11 +154,14 @@ impl Cand {
     }
 }
 
-/// Ranking: replays to the end, then farthest, then fewest edits, then likeliest, then nearest.
+/// Ranking: replays to the end, then farthest (written moves replayed: a repair that replays
+/// to the end has replayed them all, whether it deleted one or not), then fewest edits, then
+/// likeliest, then nearest.
 fn better(a: &Cand, b: &Cand) -> std::cmp::Ordering {
+    let reach = |c: &Cand| if c.end { usize::MAX } else { c.written };
     b.end
         .cmp(&a.end)
-        .then(b.written.cmp(&a.written))
+        .then(reach(b).cmp(&reach(a)))
         .then(a.edits.len().cmp(&b.edits.len()))
         .then(a.cost.total_cmp(&b.cost))
         .then(a.dist.cmp(&b.dist))
@@ -417,6 +420,7 @@ impl Search<'_> {
                         prev_cost + c,
                         f,
                     );
+
                     if !push(r, &mut out) {
                         return out;
                     }
@@ -435,7 +439,8 @@ impl Search<'_> {
                         f,
                     );
                     let r = r.map(|mut c| {
-                        c.cost -= used_later(&c.moves, k, m);
+                        c.cost -= used_later(&c.moves, k, m)
+                            + insert_fit(&pos, m, c.moves.get(k + 1).copied());
                         c
                     });
                     if !push(r, &mut out) {
@@ -459,13 +464,13 @@ pub const MOVE_ERROR_KINDS: [&str; 7] = [
     "kings_facing",
 ];
 
+/// The main-line move texts of a game as written, and their byte spans in its text.
+pub type WrittenSheet<'t> = (Vec<&'t str>, Vec<(usize, usize)>);
+
 /// The main-line moves of a failing PGN game as written (`text`: the game's text), when the
 /// entry's error is a main-line move that the search can work from: the texts, and the byte
 /// spans of the moves in `text`.
-pub fn failing_sheet<'t>(
-    entry: &GameEntry,
-    text: &'t str,
-) -> Option<(Vec<&'t str>, Vec<(usize, usize)>)> {
+pub fn failing_sheet<'t>(entry: &GameEntry, text: &'t str) -> Option<WrittenSheet<'t>> {
     let e = entry.error.as_ref()?;
     let notation = entry.notation?;
     let done = entry.game.main.nodes.len();
@@ -540,13 +545,33 @@ fn written_at(items: &[Item], k: usize) -> usize {
 fn used_later(moves: &[Move], k: usize, m: Move) -> f32 {
     for (i, n) in moves.iter().enumerate().skip(k + 1).take(20) {
         if n.from == m.to {
-            return 0.3 * (1.0 - i.saturating_sub(k + 1) as f32 / 20.0);
+            return 0.15 * (1.0 - i.saturating_sub(k + 1) as f32 / 20.0);
         }
         if n.to == m.to {
             return 0.0;
         }
     }
     0.0
+}
+
+/// How well an inserted move `m` (played in `pos`) fits the game around it, as a small bonus
+/// (0 to 0.3) between inserted moves that all let the record replay: in a real game the reply
+/// (`reply`, the written move after it) often answers it (takes the moved piece, or moves a
+/// piece it newly attacks), and a move seldom leaves its piece hanging.
+fn insert_fit(pos: &Position, m: Move, reply: Option<Move>) -> f32 {
+    let us = pos.turn();
+    let after = pos.after(m);
+    let mut bonus = 0.0;
+    if let Some(r) = reply
+        && (r.to == m.to || (after.is_attacked(r.from, us) && !pos.is_attacked(r.from, us)))
+    {
+        bonus += 0.2;
+    }
+    let hangs = after.is_attacked(m.to, !us) && !after.is_attacked(m.to, us);
+    if !hangs {
+        bonus += 0.1;
+    }
+    bonus
 }
 
 /// The repairs of a main line that fails: `texts` are its moves as written (in `notation`),

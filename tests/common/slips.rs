@@ -114,6 +114,8 @@ pub struct Sheet {
     pub truth: Vec<Move>,
     /// The moves as written, slips included.
     pub texts: Vec<String>,
+    /// The 0-based ply of the (first) slip as written.
+    pub at: usize,
 }
 
 impl Sheet {
@@ -267,23 +269,30 @@ pub fn make(truth: &[Move], notation: Notation, kind: Kind, rng: &mut Rng) -> Op
     let clean = written(truth, notation);
     for _ in 0..12 {
         let mut texts = clean.clone();
-        if !slip(&mut texts, notation, kind, rng) {
+        let Some(at) = slip(&mut texts, notation, kind, rng) else {
             continue;
-        }
+        };
         if replays(&texts, notation).is_none() {
             return Some(Sheet {
                 kind,
                 notation,
                 truth: truth.to_vec(),
                 texts,
+                at,
             });
         }
     }
     None
 }
 
-/// Makes one slip of `kind` in `texts` at a random ply (from the 3rd to the last but two).
-pub fn slip(texts: &mut Vec<String>, notation: Notation, kind: Kind, rng: &mut Rng) -> bool {
+/// Makes one slip of `kind` in `texts` at a random ply (from the 3rd to the last but two): the
+/// ply, or `None` when that kind does not apply there.
+pub fn slip(
+    texts: &mut Vec<String>,
+    notation: Notation,
+    kind: Kind,
+    rng: &mut Rng,
+) -> Option<usize> {
     let n = texts.len();
     let k = 2 + rng.below(n - 4);
     match kind {
@@ -296,16 +305,16 @@ pub fn slip(texts: &mut Vec<String>, notation: Notation, kind: Kind, rng: &mut R
         }
         Kind::Swapped => {
             if texts[k] == texts[k + 2] {
-                return false;
+                return None;
             }
             texts.swap(k, k + 2);
         }
         _ => match slip_text(&texts[k], kind, notation, rng) {
             Some(t) if t != texts[k] => texts[k] = t,
-            _ => return false,
+            _ => return None,
         },
     }
-    true
+    Some(k)
 }
 
 /// A sheet of `truth` with two slips of the given kinds, at least 10 plies apart, failing.
@@ -322,9 +331,12 @@ pub fn make_two(
         // The later slip first, in the second half, so that the first one's ply stays put.
         let mut later = texts.split_off(n / 2);
         let mut head = std::mem::take(&mut texts);
-        if !slip(&mut later, notation, kinds.1, rng) || !slip(&mut head, notation, kinds.0, rng) {
+        let (Some(_), Some(at)) = (
+            slip(&mut later, notation, kinds.1, rng),
+            slip(&mut head, notation, kinds.0, rng),
+        ) else {
             continue;
-        }
+        };
         head.append(&mut later);
         if replays(&head, notation).is_none() {
             return Some(Sheet {
@@ -332,6 +344,7 @@ pub fn make_two(
                 notation,
                 truth: truth.to_vec(),
                 texts: head,
+                at,
             });
         }
     }
