@@ -5,6 +5,10 @@
 //! * `pgn/chinese_utf8`: the 15-game Chinese file with no spaces between moves.
 //! * `dhtmlxq/variations`: the vschess DhtmlXQ file (1,446 branches; all moves counted).
 //!
+//! * `repair/*`: reading one broken Chinese sheet (a real game with one generated slip of each
+//!   kind, fixed seed) including its score-sheet repair search, per game; `repair/worst` the
+//!   slowest of 70 such sheets.
+//!
 //! Run: `cargo bench --bench records` (criterion prints "thrpt" in moves/s; before it, each set's
 //! rate per core of CPU time, which is what counts on a shared machine).
 //!
@@ -13,6 +17,9 @@
 //! as 222 separate small files 0.75 M (per-file encoding detection and set-up dominate; the same
 //! games as one 3 MB Big5 file validate at about 1.0 M moves/s per core with `xqa validate
 //! --threads 1`, everything included).
+
+#[path = "../tests/common/slips.rs"]
+mod slips;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -115,9 +122,72 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
+/// Broken Chinese sheets: ten of each kind of slip, fixed seed.
+fn broken_sheets() -> Vec<(slips::Kind, String)> {
+    let games = slips::games();
+    let mut rng = slips::Rng(0x5eed_be9c);
+    let mut out = Vec::new();
+    for kind in slips::Kind::ALL {
+        let mut made = 0;
+        while made < 10 {
+            let g = &games[rng.below(games.len())];
+            if let Some(s) = slips::make(g, xiangqi_arbiter::Notation::Chinese, kind, &mut rng) {
+                out.push((kind, s.pgn()));
+                made += 1;
+            }
+        }
+    }
+    out
+}
+
+fn bench_repair(c: &mut Criterion) {
+    let sheets = broken_sheets();
+    let read = |text: &str| {
+        let e = record::pgn::parse_game(text, 1);
+        assert!(e.error.is_some());
+        e
+    };
+    // The slowest sheet, by CPU time of one read.
+    let mut worst = (0.0, 0);
+    for (k, (_, t)) in sheets.iter().enumerate() {
+        let t0 = std::time::Instant::now();
+        black_box(read(t));
+        let s = t0.elapsed().as_secs_f64();
+        if s > worst.0 {
+            worst = (s, k);
+        }
+    }
+    let mut g = c.benchmark_group("repair");
+    for kind in slips::Kind::ALL {
+        let set: Vec<&String> = sheets
+            .iter()
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, t)| t)
+            .collect();
+        g.throughput(Throughput::Elements(set.len() as u64));
+        g.bench_function(kind.name().replace(' ', "_"), |b| {
+            b.iter(|| {
+                for t in &set {
+                    black_box(read(t));
+                }
+            })
+        });
+    }
+    let worst_text = &sheets[worst.1].1;
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("worst", |b| b.iter(|| black_box(read(worst_text))));
+    g.finish();
+}
+
+criterion_group! {
+    name = repair;
+    config = Criterion::default().sample_size(10).measurement_time(std::time::Duration::from_secs(3));
+    targets = bench_repair
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10).measurement_time(std::time::Duration::from_secs(3));
     targets = bench
 }
-criterion_main!(benches);
+criterion_main!(benches, repair);

@@ -61,6 +61,31 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<std::path::PathBuf>,
     },
+    /// Repair a game whose score sheet has a slip (a move left out or written twice, two moves of
+    /// one side swapped, a numeral, direction or piece miswritten): writes the game with the
+    /// chosen repair made, as PGN in the record's notation, keeping its tags, comments and
+    /// variations and marking each edit with a comment. Exit 1 when the game is valid or has no
+    /// repair that replays to the end.
+    Repair {
+        /// The game (from 1) of the record.
+        #[arg(long, default_value_t = 1)]
+        game: usize,
+        /// Which repair (from 1, best first, as `--list` and `xqa validate` show them).
+        #[arg(long, default_value_t = 1)]
+        pick: usize,
+        /// Write here instead of standard output. An existing file is overwritten only when
+        /// `xqa repair` wrote it, or with --force.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// Overwrite the output file whatever it holds.
+        #[arg(long)]
+        force: bool,
+        /// Only list the repairs (Chinese, then English); write nothing.
+        #[arg(long)]
+        list: bool,
+        /// A PGN record (moves in Chinese, WXF or ICCS notation); `-` reads standard input.
+        path: PathBuf,
+    },
     /// Rewrite records in another notation or format, keeping tags, comments, variations, result.
     Convert {
         /// Move notation of the PGN written: iccs, wxf, chinese, san (pychess, ranks 1-10) or
@@ -493,6 +518,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 }),
             }
         }
+        Command::Repair {
+            game,
+            pick,
+            output,
+            force,
+            list,
+            path,
+        } => run_repair(&path, game, pick, output.as_deref(), force, list),
         Command::Convert {
             to,
             rank_base,
@@ -843,6 +876,66 @@ fn broken(line: &service::Line, zh: bool) -> Result<(), Failure> {
 
 /// A service error, printed as its JSON object on standard output too with `--json` (so that a
 /// program reading the output sees the error in the schema).
+/// `xqa repair`: the repairs listed, or the game written with one of them made.
+fn run_repair(
+    path: &std::path::Path,
+    game: usize,
+    pick: usize,
+    output: Option<&std::path::Path>,
+    force: bool,
+    list: bool,
+) -> Result<(), Failure> {
+    let name = path.display().to_string();
+    let bytes = if name == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map_err(io_failure)?;
+        b
+    } else {
+        std::fs::read(path).map_err(|e| service::unreadable(&name, &e))?
+    };
+    if let Some(p) = output
+        && !force
+        && !service::may_overwrite(p)
+    {
+        return Err(Failure {
+            code: 2,
+            message: format!(
+                "{}: the file exists and was not written by xqa repair; use --force to overwrite it",
+                p.display()
+            ),
+        });
+    }
+    if list {
+        let (error, start) = service::list_repairs(&bytes, &name, game)?;
+        outln!("{error}");
+        out!(
+            "{}",
+            xiangqi_arbiter::report::text::repair_lines(&error, &start, TextLang::Both)
+        );
+        for (k, rep) in error.repairs.iter().enumerate() {
+            outln!(
+                "{}. {}\n   {}",
+                k + 1,
+                rep.explanation_zh,
+                rep.explanation_en
+            );
+        }
+        return Ok(());
+    }
+    let r = service::repair_game(&bytes, &name, game, pick)?;
+    eprintln!(
+        "xqa: repair {pick}: {}\nxqa: repair {pick}: {}",
+        r.repair.explanation_zh, r.repair.explanation_en
+    );
+    match output {
+        Some(p) => write_file(p, &r.text),
+        None => {
+            out!("{}", r.text);
+            Ok(())
+        }
+    }
+}
+
 fn json_failure(e: ServiceError, json: bool) -> Failure {
     if json {
         use std::io::Write as _;

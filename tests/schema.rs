@@ -79,6 +79,24 @@ fn validate_and_convert_errors_follow_the_schema() {
     assert_eq!(broken["error"]["line"], 12);
     assert_eq!(broken["error"]["offset"], Value::Null);
     assert_eq!(broken["error"]["game"], 1);
+    // Its score-sheet repairs (docs/schema.json $defs/repair): 车一进三 was 车二进三.
+    let repair = &broken["error"]["repairs"][0];
+    assert_eq!(repair["edits"][0]["op"], "replace");
+    assert_eq!(repair["edits"][0]["ply"], 11);
+    assert_eq!(repair["edits"][0]["iccs"], "h0h3");
+    assert_eq!(repair["edits"][0]["text"], "车二进三");
+    assert_eq!(repair["edits"][0]["ply2"], Value::Null);
+    assert_eq!(repair["replays_to_end"], true);
+    assert_eq!(repair["plies_replayed"], 12);
+    assert_eq!(broken["error"]["repairs_cut_short"], false);
+    // A valid game's warnings carry none.
+    assert!(games.iter().all(|g| {
+        g["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|w| w["repairs"] == Value::Array(vec![]))
+    }));
 
     let (code, _, err) = xqa(&["convert", "--json", BROKEN, "/nonexistent/y.pgn"]);
     assert_eq!(code, 2);

@@ -309,6 +309,9 @@ impl Writer {
         self.str(&e.kind);
         self.str(&e.message);
         self.strs(&e.suggestions);
+        // (The repairs as their JSON: they are rare, and Python reads them as dicts.)
+        self.str(&serde_json::to_string(&e.repairs).unwrap_or_else(|_| "[]".into()));
+        self.0.push(u8::from(e.repairs_cut_short));
     }
 }
 
@@ -453,6 +456,8 @@ impl<'a> Reader<'a> {
             kind: self.str()?.to_owned(),
             message: self.str()?.to_owned(),
             suggestions: self.strs()?,
+            repairs: serde_json::from_str(self.str()?).map_err(|e| e.to_string())?,
+            repairs_cut_short: self.byte()? != 0,
         })
     }
 }

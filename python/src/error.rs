@@ -67,6 +67,10 @@ pub struct Fields {
     pub ply: Option<usize>,
     pub move_text: Option<String>,
     pub suggestions: Vec<String>,
+    /// The score-sheet repairs of a main-line move that cannot be played, best first.
+    pub repairs: Vec<xiangqi_arbiter::record::repair::Repair>,
+    /// The repair search's budget cut it short.
+    pub repairs_cut_short: bool,
     /// The full human-readable text (`str(error)`); the message when empty.
     pub text: String,
 }
@@ -85,6 +89,8 @@ impl From<&RecordError> for Fields {
             ply: e.ply,
             move_text: e.move_text.clone(),
             suggestions: e.suggestions.clone(),
+            repairs: e.repairs.clone(),
+            repairs_cut_short: e.repairs_cut_short,
             text: e.to_string(),
         }
     }
@@ -123,6 +129,13 @@ impl Fields {
         kw.set_item("ply", self.ply)?;
         kw.set_item("move_text", &self.move_text)?;
         kw.set_item("suggestions", &self.suggestions)?;
+        if !self.repairs.is_empty() {
+            // (As the JSON reports give them: a list of dicts.)
+            let json = serde_json::to_string(&self.repairs).unwrap_or_else(|_| "[]".into());
+            let repairs = py.import("json")?.call_method1("loads", (json,))?;
+            kw.set_item("repairs", repairs)?;
+            kw.set_item("repairs_cut_short", self.repairs_cut_short)?;
+        }
         let text = if self.text.is_empty() {
             &self.message
         } else {

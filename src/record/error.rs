@@ -62,6 +62,13 @@ pub struct RecordError {
     pub message: String,
     /// Legal moves the writer probably meant, in the record's notation.
     pub suggestions: Vec<String>,
+    /// For a main-line move that cannot be played: the score-sheet repairs that explain it, best
+    /// first (see [`super::repair`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub repairs: Vec<super::repair::Repair>,
+    /// The repair search's budget ended it before every candidate was tried.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub repairs_cut_short: bool,
 }
 
 impl RecordError {
@@ -81,6 +88,8 @@ impl RecordError {
             kind: kind.into(),
             message,
             suggestions: Vec::new(),
+            repairs: Vec::new(),
+            repairs_cut_short: false,
         }
     }
 

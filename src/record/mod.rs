@@ -53,8 +53,10 @@ pub mod load;
 mod movetext;
 pub mod pgn;
 pub mod pgn_layout;
+pub mod repair;
 pub mod walk;
 pub mod warnings;
+pub mod written;
 pub mod wxf_file;
 pub mod xqf;
 

@@ -568,7 +568,7 @@ pub fn parse_game(text: &str, first_line: u64) -> GameEntry {
     };
     let mut game = Game::new(Position::start());
     let result = p.parse(&mut game);
-    GameEntry {
+    let mut entry = GameEntry {
         source: String::new(),
         index: 0,
         format: Format::Pgn,
@@ -577,7 +577,12 @@ pub fn parse_game(text: &str, first_line: u64) -> GameEntry {
         game,
         error: result.err(),
         warnings: p.warnings,
+    };
+    if entry.error.is_some() {
+        // (Only a game that fails pays for the search.)
+        super::repair::attach(&mut entry, text, super::repair::Budget::default());
     }
+    entry
 }
 
 struct Parser<'a> {
@@ -1124,7 +1129,7 @@ fn words(s: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The WXF two-file pawn form `33.4` (digit, digit, dot, digit).
-fn is_wxf_digit_move(w: &str) -> bool {
+pub(crate) fn is_wxf_digit_move(w: &str) -> bool {
     let b = w.as_bytes();
     b.len() == 4
         && b[0].is_ascii_digit()

@@ -226,6 +226,11 @@ pub fn validate(
         } else {
             if let Some(p) = problem(entry) {
                 writeln!(out, "{p}")?;
+                // The score-sheet repairs, indented below the error.
+                let lines = text::repair_lines(&p, &entry.game.start, text::TextLang::Both);
+                for l in lines.lines() {
+                    writeln!(out, "    {l}")?;
+                }
             }
             for w in &entry.warnings {
                 writeln!(out, "warning: {w}")?;

@@ -7,8 +7,11 @@
 //!   belongs to (counted on from the start position's FEN move number);
 //! - header: `{"event","date","red","black","result","source":{"file","game"}}` (`game` 1-based);
 //! - error: `{"kind","message","file","game","line","column","offset","ply","move_text",
-//!   "suggestions"}`, every field present, null when unknown (`offset` is for binary formats,
-//!   `line` and `column` for text formats).
+//!   "suggestions","repairs","repairs_cut_short"}`, every field present, null when unknown
+//!   (`offset` is for binary formats, `line` and `column` for text formats). `repairs`: the
+//!   score-sheet repairs of a main-line move that cannot be played, best first, each
+//!   `{"edits":[{"op","ply","iccs","text","ply2"}],"replays_to_end","plies_replayed",
+//!   "explanation_en","explanation_zh"}` (see [`crate::record::repair`]).
 
 use crate::record::{GameEntry, RecordError};
 use crate::{Move, Notation, Position, print_move};
@@ -79,6 +82,8 @@ pub fn error_object(e: &RecordError) -> Value {
         "ply": e.ply,
         "move_text": e.move_text,
         "suggestions": e.suggestions,
+        "repairs": e.repairs,
+        "repairs_cut_short": e.repairs_cut_short,
     })
 }
 
@@ -95,6 +100,8 @@ pub fn plain_error(kind: &str, message: &str) -> Value {
         "ply": null,
         "move_text": null,
         "suggestions": [],
+        "repairs": [],
+        "repairs_cut_short": false,
     })
 }
 

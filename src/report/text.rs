@@ -156,6 +156,64 @@ pub fn error_zh(e: &RecordError, start: Option<&Position>) -> String {
     s
 }
 
+/// The score-sheet repairs of a record error, one line per language (Chinese first), as
+/// `xqa validate` and `xqa repair` print them below the error: "ply 37 (move 19, Red) 马二进三
+/// cannot be played. Likely: Black's move 18 was left out; with 车９平８ there the rest replays
+/// to the end." Alternatives follow, and a note when the search's budget cut it short. Empty
+/// when the error has no repair.
+pub fn repair_lines(e: &RecordError, start: &Position, lang: TextLang) -> String {
+    let mut s = String::new();
+    let (Some(first), Some(ply)) = (e.repairs.first(), e.ply) else {
+        return s;
+    };
+    let (side, number) = crate::record::repair::side_number(start, ply);
+    let text = e.move_text.as_deref().unwrap_or("?");
+    let others = &e.repairs[1..];
+    for &lg in lang.langs() {
+        let _ = match lg {
+            Lang::Zh => {
+                let side = if side == crate::Color::Red {
+                    "红方"
+                } else {
+                    "黑方"
+                };
+                let _ = write!(
+                    s,
+                    "第{ply}步（第{number}回合，{side}）「{text}」无法走。可能：{}",
+                    first.explanation_zh
+                );
+                for r in others {
+                    let _ = write!(s, "或者：{}", r.explanation_zh);
+                }
+                if e.repairs_cut_short {
+                    s.push_str("（搜索达到预算上限，未尝试全部修正）");
+                }
+                writeln!(s)
+            }
+            Lang::En => {
+                let side = if side == crate::Color::Red {
+                    "Red"
+                } else {
+                    "Black"
+                };
+                let _ = write!(
+                    s,
+                    "ply {ply} (move {number}, {side}) {text} cannot be played. Likely: {}",
+                    first.explanation_en
+                );
+                for r in others {
+                    let _ = write!(s, " Or: {}", r.explanation_en);
+                }
+                if e.repairs_cut_short {
+                    s.push_str(" (The search reached its budget before trying every repair.)");
+                }
+                writeln!(s)
+            }
+        };
+    }
+    s
+}
+
 /// The line of `xqa screen` for a file that holds no game record.
 pub fn not_a_record_line(source: &str, lang: TextLang) -> String {
     let mut s = String::new();

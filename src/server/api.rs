@@ -795,6 +795,29 @@ pub(crate) async fn sheet(
     }
 }
 
+/// POST /api/repair?name=&game=&pick=: game `game` (1-based) of the PGN record in the body,
+/// repaired by its score-sheet repair `pick` (1-based, best first; the review's `error.repairs`
+/// lists them), as PGN in the record's notation with each edit marked by a comment, as
+/// `xqa repair` writes it.
+pub(crate) async fn repair(
+    State(state): State<AppState>,
+    version: Version,
+    query: RawQuery,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let q = params(query, &["name", "game", "pick"])?;
+    let name = param(&q, "name").unwrap_or("upload").to_owned();
+    let game = number(&q, "game")?.unwrap_or(1);
+    let pick = number(&q, "pick")?.unwrap_or(1);
+    let bytes = read_body(&state, body).await?;
+    analyse(&state, version, &state.heavy, move |sink| {
+        let r = service::repair_game(&bytes, &name, game, pick)?;
+        sink.content_type("text/plain; charset=utf-8");
+        sink.put(r.text.as_bytes())
+    })
+    .await
+}
+
 pub(crate) async fn not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page".into())
 }

@@ -164,6 +164,7 @@ pub fn router(options: &ServerOptions) -> Router {
         .route("/api/board", get(api::board))
         .route("/api/events", get(api::events))
         .route("/api/sheet", post(api::sheet))
+        .route("/api/repair", post(api::repair))
         .fallback(api::not_found)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

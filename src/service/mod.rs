@@ -29,6 +29,7 @@ mod input;
 mod moves;
 mod options;
 mod perft;
+mod repair;
 mod replay;
 mod review;
 mod sheet;
@@ -51,6 +52,7 @@ pub use options::{
     SettingsText, claim_limit_profile, event_of, named_limit_profile, named_rules, rules_profile,
 };
 pub use perft::{MAX_THREADS, PerftReport, perft, thread_pool};
+pub use repair::{MARK as REPAIR_MARK, Repaired, list_repairs, may_overwrite, repair_game};
 pub use replay::{Step, position_after, replay, status_text};
 pub use review::{Review, ReviewPly, board, review, review_json};
 pub use sheet::{adjudicate_sheet, claim_sheet};

@@ -66,7 +66,13 @@ class RecordError(ValueError):
     * ``offset``: byte offset in a binary record, or None;
     * ``ply``: 1-based ply of the offending move, or None;
     * ``move_text``: the offending move as written, or None;
-    * ``suggestions``: the legal moves the writer probably meant, in the record's notation.
+    * ``suggestions``: the legal moves the writer probably meant, in the record's notation;
+    * ``repairs``: for a main-line move that cannot be played, the score-sheet repairs that explain
+      it, best first, each a dict ``{"edits": [{"op", "ply", "iccs", "text", "ply2"}],
+      "replays_to_end", "plies_replayed", "explanation_en", "explanation_zh"}`` as in the JSON
+      reports (``op``: ``"replace"``, ``"insert"``, ``"delete"`` or ``"swap"``; plies 1-based as
+      written);
+    * ``repairs_cut_short``: whether the repair search's budget ended it early.
     """
 
     def __init__(
@@ -83,6 +89,8 @@ class RecordError(ValueError):
         ply: int | None = None,
         move_text: str | None = None,
         suggestions: list[str] | None = None,
+        repairs: list[dict] | None = None,
+        repairs_cut_short: bool = False,
     ) -> None:
         super().__init__(text)
         self.kind = kind
@@ -95,6 +103,8 @@ class RecordError(ValueError):
         self.ply = ply
         self.move_text = move_text
         self.suggestions = list(suggestions or [])
+        self.repairs = list(repairs or [])
+        self.repairs_cut_short = bool(repairs_cut_short)
 
     @property
     def file(self) -> str | None:
@@ -114,6 +124,8 @@ class RecordError(ValueError):
             "ply": self.ply,
             "move_text": self.move_text,
             "suggestions": list(self.suggestions),
+            "repairs": list(self.repairs),
+            "repairs_cut_short": self.repairs_cut_short,
         }
 
     def __reduce__(self):
@@ -123,7 +135,9 @@ class RecordError(ValueError):
         where = ", ".join(
             f"{k}={v!r}"
             for k, v in self.to_dict().items()
-            if v not in (None, []) and k not in ("kind", "message")
+            if v not in (None, [])
+            and k not in ("kind", "message")
+            and not (k == "repairs_cut_short" and v is False)
         )
         return f"{type(self).__name__}(kind={self.kind!r}, message={self.message!r}{', ' if where else ''}{where})"
 

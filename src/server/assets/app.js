@@ -206,11 +206,43 @@ async function loadGame() {
       `${e.move_text ? ` '${e.move_text}'` : ""} (${where(e)}): ${e.message} [${e.kind}]` +
       (e.suggestions.length ? `; did you mean ${e.suggestions.join(" or ")}?` : ""));
   }
+  showRepairs(review);
   S.review = review;
   S.report = null;
   S.ply = review.plies.length;
   setMode("review");
   await adjudicateReview();
+}
+
+// The score-sheet repairs of a broken record (docs/schema.json $defs/repair), best first, each
+// with a button that loads the game repaired (POST /api/repair: the record rewritten, each edit
+// marked by a comment).
+function showRepairs(review) {
+  const box = $("repairs");
+  const repairs = (review.error && review.error.repairs) || [];
+  box.hidden = repairs.length === 0;
+  if (box.hidden) {
+    box.innerHTML = "";
+    return;
+  }
+  const cut = review.error.repairs_cut_short
+    ? `<p class="muted">搜索达到预算上限，未尝试全部修正 · The search reached its budget before trying every repair.</p>`
+    : "";
+  box.innerHTML = `<h3>记录修正 Score-sheet repairs</h3>` + cut + `<ol>` +
+    repairs.map((r, k) =>
+      `<li><div>${esc(r.explanation_zh)}</div><div class="muted">${esc(r.explanation_en)}</div>` +
+      (r.replays_to_end ? `<button data-pick="${k + 1}">载入此修正 Load this repair</button>` : "") +
+      `</li>`).join("") + `</ol>`;
+  for (const b of box.querySelectorAll("button[data-pick]")) {
+    b.onclick = async () => {
+      try {
+        const text = await api("POST", "/api/repair", { name: S.record.name, game: S.game, pick: b.dataset.pick }, S.record.bytes);
+        await loadRecord(new Blob([text], { type: "text/plain" }), S.record.name.replace(/(\.[^.]*)?$/, " (repaired).pgn"));
+      } catch (e) {
+        showError(e.message);
+      }
+    };
+  }
 }
 
 async function adjudicateReview() {
