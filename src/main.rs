@@ -263,6 +263,19 @@ enum Command {
         #[arg(long)]
         event: Option<PathBuf>,
     },
+    /// Export a venue's case book (裁决记录簿): every ruling issued on `xqa serve --db`, with its
+    /// event, round, table, players, arbiter, time, record and ruling. Reads the database without
+    /// changing it, also while the server runs.
+    Casebook {
+        /// The venue database (`xqa serve --db FILE`).
+        db: PathBuf,
+        /// One JSON object: {"schema":1,"database","entries":[...]} (the sheets included).
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// CSV, one row per entry (UTF-8 with a byte order mark; the sheets are in --json).
+        #[arg(long)]
+        csv: bool,
+    },
     /// Judge a natural move limit (自然限着) draw claim.
     Claim {
         /// A game record (the main line is judged).
@@ -749,6 +762,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             broken(&outcome.line, lang == Lang::Zh && !json)
         }
+        Command::Casebook { db, json, csv } => casebook(&db, json, csv),
         Command::Serve {
             bind,
             port,
@@ -828,6 +842,52 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 })
         }
     }
+}
+
+/// `xqa casebook`: the case book read-only, as text, JSON or CSV.
+fn casebook(db: &std::path::Path, json: bool, csv: bool) -> Result<(), Failure> {
+    use xiangqi_arbiter::venue::{self, Access, Store};
+    let venue_failure = |e: venue::VenueError| Failure {
+        code: 2,
+        message: e.to_string(),
+    };
+    let store = Store::open(db, Access::Read).map_err(venue_failure)?;
+    let entries = store.casebook().map_err(venue_failure)?;
+    if json {
+        outln!("{}", venue::casebook::to_json(db, &entries));
+    } else if csv {
+        venue::casebook::write_csv(std::io::stdout().lock(), &entries).map_err(io_failure)?;
+    } else {
+        outln!(
+            "裁决记录簿 Case book: {} ({} entries)",
+            db.display(),
+            entries.len()
+        );
+        for e in &entries {
+            let verdict = e.ruling.get("verdict").or_else(|| e.ruling.get("valid"));
+            outln!(
+                "#{} {} round {} table {} {} vs {} | {} {} | {}{}{}",
+                e.id,
+                e.kind.as_str(),
+                e.round,
+                e.table,
+                if e.red.is_empty() { "?" } else { &e.red },
+                if e.black.is_empty() { "?" } else { &e.black },
+                e.arbiter,
+                e.at,
+                verdict.map(|v| v.to_string()).unwrap_or_default(),
+                e.corrects
+                    .map(|c| format!(" (corrects #{c})"))
+                    .unwrap_or_default(),
+                if e.corrected_by.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (corrected by #{})", e.corrected_by[0])
+                }
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Exit code 1 after the report of a broken record (the report covers its legal part); worded in
