@@ -70,6 +70,7 @@ fn new_case(kind: CaseKind, corrects: Option<i64>) -> NewCase {
         red: "王天一".into(),
         black: "郑惟桐".into(),
         record: "1. 炮二平五 马８进７ 2. 马二进三 车９平８".into(),
+        record_bytes: None,
         ruling: serde_json::json!({"schema": 1, "valid": true}),
         sheet: Some("<!doctype html><title>裁决书</title>".into()),
     }
@@ -214,7 +215,9 @@ fn live_counts_refuse_a_move_for_a_ply_they_have_passed() {
     let c = store.append_move(count.id, 1, "h2e2", "李裁判").unwrap();
     assert_eq!(c.moves_text(), "h2e2");
     // A second device that had not seen ply 1 sends its own ply 1: refused, naming the ply.
-    let e = store.append_move(count.id, 1, "b2e2", "张裁判").unwrap_err();
+    let e = store
+        .append_move(count.id, 1, "b2e2", "张裁判")
+        .unwrap_err();
     assert_eq!(
         e.kind,
         ErrorKind::Conflict {
@@ -224,15 +227,21 @@ fn live_counts_refuse_a_move_for_a_ply_they_have_passed() {
     );
     assert!(e.to_string().contains("holds 1 plies"), "{e}");
     // A gap is refused the same way.
-    let e = store.append_move(count.id, 3, "h9g7", "李裁判").unwrap_err();
+    let e = store
+        .append_move(count.id, 3, "h9g7", "李裁判")
+        .unwrap_err();
     assert!(matches!(e.kind, ErrorKind::Conflict { plies: 1, .. }));
     // An illegal move names the ply and the position.
-    let e = store.append_move(count.id, 2, "h2e2", "李裁判").unwrap_err();
+    let e = store
+        .append_move(count.id, 2, "h2e2", "李裁判")
+        .unwrap_err();
     assert!(
         matches!(&e.kind, ErrorKind::Invalid(m) if m.contains("ply 2") && m.contains("cannot be played")),
         "{e:?}"
     );
-    let e = store.append_move(count.id, 2, "炮二平五", "李裁判").unwrap_err();
+    let e = store
+        .append_move(count.id, 2, "炮二平五", "李裁判")
+        .unwrap_err();
     assert!(matches!(e.kind, ErrorKind::Invalid(_)), "{e:?}");
     let c = store.append_move(count.id, 2, "H9-G7", "张裁判").unwrap();
     assert_eq!(c.moves_text(), "h2e2 h9g7");
@@ -253,7 +262,9 @@ fn live_counts_refuse_a_move_for_a_ply_they_have_passed() {
     store.close_count(count.id, "李裁判").unwrap();
     assert_eq!(store.counts(true).unwrap().len(), 1);
     assert_eq!(store.counts(false).unwrap().len(), 2);
-    let e = store.append_move(count.id, 2, "h9g7", "李裁判").unwrap_err();
+    let e = store
+        .append_move(count.id, 2, "h9g7", "李裁判")
+        .unwrap_err();
     assert!(matches!(e.kind, ErrorKind::Invalid(_)));
     // The table is free for a new count.
     store.start_count(&new_count("3", "12"), "李裁判").unwrap();
@@ -272,7 +283,10 @@ fn live_counts_refuse_a_move_for_a_ply_they_have_passed() {
         ErrorKind::Invalid(_)
     ));
     assert!(matches!(
-        store.append_move(999, 1, "h2e2", "李裁判").unwrap_err().kind,
+        store
+            .append_move(999, 1, "h2e2", "李裁判")
+            .unwrap_err()
+            .kind,
         ErrorKind::NotFound(_)
     ));
 }
@@ -287,7 +301,11 @@ fn case_book_entries_are_never_changed_and_corrections_point_back() {
         .unwrap();
     assert_eq!(first.kind, CaseKind::Claim);
     assert_eq!(first.arbiter, "李裁判");
-    assert!(first.at.ends_with('Z') && first.at.contains('T'), "{}", first.at);
+    assert!(
+        first.at.ends_with('Z') && first.at.contains('T'),
+        "{}",
+        first.at
+    );
     let mut fix = new_case(CaseKind::Claim, Some(first.id));
     fix.ruling = serde_json::json!({"schema": 1, "valid": false});
     let second = store.record_case(&fix, "王裁判长").unwrap();
@@ -375,7 +393,12 @@ fn sessions_and_access_codes() {
     assert_eq!(store.session(&s.token).unwrap().unwrap().arbiter, "李裁判");
     assert!(store.session("00").unwrap().is_none());
     assert!(store.session(&"0".repeat(32)).unwrap().is_none());
-    assert!(store.session("'; DROP TABLE sessions; --").unwrap().is_none());
+    assert!(
+        store
+            .session("'; DROP TABLE sessions; --")
+            .unwrap()
+            .is_none()
+    );
     let other = store.open_session("张裁判").unwrap();
     assert_ne!(other.token, s.token);
     // Sessions survive a restart.
@@ -395,5 +418,9 @@ fn sessions_and_access_codes() {
     let given = AccessCode::from_file(&file).unwrap();
     assert!(given.matches("XIANGQI2020FINAL"));
     std::fs::write(&file, "short").unwrap();
-    assert!(AccessCode::from_file(&file).unwrap_err().contains("at least 8"));
+    assert!(
+        AccessCode::from_file(&file)
+            .unwrap_err()
+            .contains("at least 8")
+    );
 }

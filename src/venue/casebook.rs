@@ -63,6 +63,9 @@ pub struct NewCase {
     pub black: String,
     /// The exact record ruled on (its text), or the FEN and moves.
     pub record: String,
+    /// The record's bytes, when they are not UTF-8 text (a binary or GBK record: `record` is
+    /// then their lossy reading).
+    pub record_bytes: Option<Vec<u8>>,
     /// The ruling's JSON, as the API answered it.
     pub ruling: serde_json::Value,
     /// The ruling sheet (HTML), when one was issued.
@@ -88,13 +91,15 @@ pub struct CaseEntry {
     /// When it was recorded (UTC).
     pub at: String,
     pub record: String,
+    /// The record's exact bytes in hex, when they are not UTF-8 text.
+    pub record_hex: Option<String>,
     pub ruling: serde_json::Value,
     pub sheet: Option<String>,
 }
 
 const COLUMNS: &str = "id, corrects, kind, event, time_control, round, board, red, black, arbiter, \
                        at, record, ruling, sheet, (SELECT group_concat(c.id) FROM casebook c \
-                       WHERE c.corrects = casebook.id)";
+                       WHERE c.corrects = casebook.id), record_bytes";
 
 fn entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<CaseEntry> {
     let kind: String = r.get(2)?;
@@ -126,6 +131,9 @@ fn entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<CaseEntry> {
         arbiter: r.get(9)?,
         at: r.get(10)?,
         record: r.get(11)?,
+        record_hex: r
+            .get::<_, Option<Vec<u8>>>(15)?
+            .map(|b| b.iter().map(|x| format!("{x:02x}")).collect()),
         ruling: serde_json::from_str(&ruling).map_err(|e| conversion(12, e.into()))?,
         sheet: r.get(13)?,
     })
@@ -161,8 +169,8 @@ impl Store {
             .execute(
                 &format!(
                     "INSERT INTO casebook (corrects, kind, event, time_control, round, board, \
-                     red, black, arbiter, at, record, ruling, sheet) VALUES (?1, ?2, ?3, ?4, \
-                     ?5, ?6, ?7, ?8, ?9, {NOW}, ?10, ?11, ?12)"
+                     red, black, arbiter, at, record, record_bytes, ruling, sheet) VALUES (?1, \
+                     ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, {NOW}, ?10, ?11, ?12, ?13)"
                 ),
                 params![
                     new.corrects,
@@ -175,6 +183,7 @@ impl Store {
                     black,
                     arbiter,
                     new.record,
+                    new.record_bytes,
                     new.ruling.to_string(),
                     new.sheet
                 ],
@@ -256,7 +265,10 @@ pub fn write_csv<W: Write>(out: W, entries: &[CaseEntry]) -> std::io::Result<()>
         let corrected_by: Vec<String> = e.corrected_by.iter().map(|i| i.to_string()).collect();
         w.write_record([
             e.id.to_string().as_str(),
-            e.corrects.map(|c| c.to_string()).unwrap_or_default().as_str(),
+            e.corrects
+                .map(|c| c.to_string())
+                .unwrap_or_default()
+                .as_str(),
             corrected_by.join(" ").as_str(),
             e.kind.as_str(),
             e.event.as_deref().unwrap_or(""),

@@ -159,7 +159,9 @@ impl Store {
             )
             .optional()
             .map_err(sql)?
-            .ok_or_else(|| VenueError::new(path, ErrorKind::NotFound(format!("live count {id}"))))?;
+            .ok_or_else(|| {
+                VenueError::new(path, ErrorKind::NotFound(format!("live count {id}")))
+            })?;
         let mut stmt = self
             .conn
             .prepare_cached(

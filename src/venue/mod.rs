@@ -102,7 +102,9 @@ impl VenueError {
             ErrorKind::NotOurs(why) => {
                 format!("{file}：不是本程序的赛事数据库（{why}），文件未作任何改动")
             }
-            ErrorKind::Corrupt(why) => format!("{file}：赛事数据库已损坏（{why}），文件未作任何改动"),
+            ErrorKind::Corrupt(why) => {
+                format!("{file}：赛事数据库已损坏（{why}），文件未作任何改动")
+            }
             ErrorKind::NewerSchema { found, supported } => format!(
                 "{file}：数据库由更新版本的 xqa 写成（结构版本 {found}，本版本支持 {supported}），文件未作任何改动"
             ),
@@ -110,9 +112,9 @@ impl VenueError {
             ErrorKind::Io(why) => format!("{file}：{why}"),
             ErrorKind::Sqlite(why) => format!("{file}：数据库错误：{why}"),
             ErrorKind::NotFound(what) => format!("{file}：找不到 {what}"),
-            ErrorKind::Conflict { plies, expected } => format!(
-                "计数已前进：已有 {plies} 步，本次输入的是第 {expected} 步；请刷新后再输入"
-            ),
+            ErrorKind::Conflict { plies, expected } => {
+                format!("计数已前进：已有 {plies} 步，本次输入的是第 {expected} 步；请刷新后再输入")
+            }
             ErrorKind::Running { id } => {
                 format!("此台已有进行中的计数（编号 {id}）：请打开它，或先结束它")
             }
@@ -194,8 +196,7 @@ pub(crate) fn optional_name(path: &Path, what: &str, s: &str) -> Result<String, 
 
 /// The order of rounds and tables: numerically where they are numbers ("9" before "10"), then
 /// as text.
-pub(crate) const TABLE_ORDER: &str =
-    "CAST(round AS INTEGER), round, CAST(board AS INTEGER), board";
+pub(crate) const TABLE_ORDER: &str = "CAST(round AS INTEGER), round, CAST(board AS INTEGER), board";
 
 /// SQLite's clock, as the entries record it: UTC, to the millisecond.
 pub(crate) const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";

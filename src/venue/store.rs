@@ -62,6 +62,7 @@ CREATE TABLE casebook (
     arbiter TEXT NOT NULL,
     at TEXT NOT NULL,
     record TEXT NOT NULL,
+    record_bytes BLOB,
     ruling TEXT NOT NULL CHECK (json_valid(ruling)),
     sheet TEXT
 );
@@ -163,7 +164,9 @@ impl Store {
             if matches!(sniffed, Sniff::New) {
                 return Err(VenueError::new(
                     path,
-                    super::ErrorKind::Io("no venue database here (the file is missing or empty)".into()),
+                    super::ErrorKind::Io(
+                        "no venue database here (the file is missing or empty)".into(),
+                    ),
                 ));
             }
             let conn = Connection::open_with_flags(
@@ -221,7 +224,9 @@ impl Store {
         }
         store
             .conn
-            .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+            .execute_batch(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
+            )
             .map_err(sql)?;
         Ok(store)
     }
@@ -263,7 +268,9 @@ impl Store {
         if version < 1 {
             return Err(VenueError::new(
                 &self.path,
-                super::ErrorKind::Corrupt(format!("schema version {version}: never written by xqa")),
+                super::ErrorKind::Corrupt(format!(
+                    "schema version {version}: never written by xqa"
+                )),
             ));
         }
         Ok(())
