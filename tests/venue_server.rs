@@ -257,6 +257,21 @@ fn a_ruling_is_recorded_with_its_sheet_and_exported() {
     assert_eq!(export["entries"].as_array().unwrap().len(), 2);
     assert_eq!(export["entries"][0]["ruling"], direct);
     assert_eq!(export["entries"][0]["sheet"], sheet);
+    // The export follows the published schema (docs/schema.json, $defs/casebook).
+    let mut schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let obj = schema.as_object_mut().unwrap();
+    obj.remove("anyOf");
+    obj.insert("$ref".into(), "#/$defs/casebook".into());
+    let validator = jsonschema::draft202012::new(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&export)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
 }
 
 #[test]
