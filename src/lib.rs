@@ -35,6 +35,7 @@ pub mod service;
 pub mod setup;
 pub mod svg;
 pub mod types;
+pub mod venue;
 
 pub use bitboard::Bitboard;
 pub use notation::{Notation, parse_move, print_move};

@@ -288,6 +288,28 @@ enum Command {
         /// may name a shipped event with event=NAME, or event=none).
         #[arg(long)]
         event: Option<PathBuf>,
+        /// The venue's database (SQLite; created on first use): live counts every device shares,
+        /// the case book of every ruling issued, the arbiters' sessions. Off loopback, the
+        /// arbiters need the access code (printed at start-up, or --access-code-file).
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// The access code in a file (its first line; at least 8 letters or digits) instead of
+        /// a new one at every start; asked for on loopback too when given.
+        #[arg(long, requires = "db")]
+        access_code_file: Option<PathBuf>,
+    },
+    /// Export a venue's case book (裁决记录簿): every ruling issued on `xqa serve --db`, with its
+    /// event, round, table, players, arbiter, time, record and ruling. Reads the database without
+    /// changing it, also while the server runs.
+    Casebook {
+        /// The venue database (`xqa serve --db FILE`).
+        db: PathBuf,
+        /// One JSON object: {"schema":1,"database","entries":[...]} (the sheets included).
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// CSV, one row per entry (UTF-8 with a byte order mark; the sheets are in --json).
+        #[arg(long)]
+        csv: bool,
     },
     /// Judge a natural move limit (自然限着) draw claim.
     Claim {
@@ -780,6 +802,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             broken(&outcome.line, lang == TextLang::Zh && !json)
         }
+        Command::Casebook { db, json, csv } => casebook(&db, json, csv),
         Command::Serve {
             bind,
             port,
@@ -790,8 +813,18 @@ fn run(cli: Cli) -> Result<(), Failure> {
             max_queue,
             allow_origin,
             event,
+            db,
+            access_code_file,
         } => {
             let event = read_settings(event.as_deref())?;
+            let (venue, venue_notes) = match db {
+                Some(db) => {
+                    let (venue, notes) =
+                        open_venue(&db, access_code_file.as_deref(), bind.is_loopback())?;
+                    (Some(std::sync::Arc::new(venue)), notes)
+                }
+                None => (None, Vec::new()),
+            };
             // A bad event file is refused at start-up, not on every request.
             service::event_of(event.as_ref())?;
             for (flag, seconds) in [
@@ -826,6 +859,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 queue: max_queue,
                 allow_origins: allow_origin,
                 event,
+                venue,
                 ..Default::default()
             };
             let runtime = tokio::runtime::Runtime::new().map_err(io_failure)?;
@@ -835,6 +869,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     &options,
                     |addr| {
                         eprintln!("xqa: serving the arbiter's workbench on http://{addr}/");
+                        for note in &venue_notes {
+                            eprintln!("xqa: {note}");
+                        }
                         if !addr.ip().is_loopback() {
                             eprintln!(
                                 "xqa: warning: listening beyond this machine ({addr}); anyone who can reach it can use it"
@@ -859,6 +896,93 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 })
         }
     }
+}
+
+/// The venue of `xqa serve --db`: the database opened (and locked) at start-up, so that a file
+/// that is not ours, or a second server, is refused before anything is served; the access code
+/// printed when one is needed.
+fn open_venue(
+    db: &std::path::Path,
+    code_file: Option<&std::path::Path>,
+    loopback: bool,
+) -> Result<(xiangqi_arbiter::server::venue::Venue, Vec<String>), Failure> {
+    use xiangqi_arbiter::venue::{Access, AccessCode, Store};
+    let store = Store::open(db, Access::Write).map_err(|e| Failure {
+        code: 2,
+        message: e.to_string(),
+    })?;
+    let code = match code_file {
+        Some(file) => {
+            Some(AccessCode::from_file(file).map_err(|message| Failure { code: 2, message })?)
+        }
+        None if loopback => None,
+        None => Some(AccessCode::generate().map_err(io_failure)?),
+    };
+    let mut notes = vec![format!(
+        "venue database {}{}; the venue page is /venue",
+        db.display(),
+        if code.is_some() {
+            " (arbiters enter the access code once per device)"
+        } else {
+            " (loopback: no access code asked)"
+        }
+    )];
+    if let (Some(code), None) = (&code, code_file) {
+        notes.push(format!(
+            "赛场口令 venue access code: {} (give it to the event's arbiters)",
+            code.as_str()
+        ));
+    }
+    Ok((
+        xiangqi_arbiter::server::venue::Venue::new(store, code),
+        notes,
+    ))
+}
+
+/// `xqa casebook`: the case book read-only, as text, JSON or CSV.
+fn casebook(db: &std::path::Path, json: bool, csv: bool) -> Result<(), Failure> {
+    use xiangqi_arbiter::venue::{self, Access, Store};
+    let venue_failure = |e: venue::VenueError| Failure {
+        code: 2,
+        message: e.to_string(),
+    };
+    let store = Store::open(db, Access::Read).map_err(venue_failure)?;
+    let entries = store.casebook().map_err(venue_failure)?;
+    if json {
+        outln!("{}", venue::casebook::to_json(db, &entries));
+    } else if csv {
+        venue::casebook::write_csv(std::io::stdout().lock(), &entries).map_err(io_failure)?;
+    } else {
+        outln!(
+            "裁决记录簿 Case book: {} ({} entries)",
+            db.display(),
+            entries.len()
+        );
+        for e in &entries {
+            let verdict = e.ruling.get("verdict").or_else(|| e.ruling.get("valid"));
+            outln!(
+                "#{} {} round {} table {} {} vs {} | {} {} | {}{}{}",
+                e.id,
+                e.kind.as_str(),
+                e.round,
+                e.table,
+                if e.red.is_empty() { "?" } else { &e.red },
+                if e.black.is_empty() { "?" } else { &e.black },
+                e.arbiter,
+                e.at,
+                verdict.map(|v| v.to_string()).unwrap_or_default(),
+                e.corrects
+                    .map(|c| format!(" (corrects #{c})"))
+                    .unwrap_or_default(),
+                if e.corrected_by.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (corrected by #{})", e.corrected_by[0])
+                }
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Exit code 1 after the report of a broken record (the report covers its legal part); worded in

@@ -14,6 +14,7 @@ mod position;
 mod reports;
 mod rulings;
 mod source;
+mod venue;
 
 use pyo3::prelude::*;
 
@@ -43,6 +44,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rulings::adjudicate_json, m)?)?;
     m.add_function(wrap_pyfunction!(rulings::claim_json, m)?)?;
     m.add_function(wrap_pyfunction!(rulings::screen, m)?)?;
+    m.add_function(wrap_pyfunction!(venue::casebook_json, m)?)?;
     m.add_class::<rulings::ScreenIter>()?;
     m.add_class::<position::Position>()?;
     m.add_class::<game::Game>()?;

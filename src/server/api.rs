@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// A request's query, as sent (checked against the endpoint's parameters by [`params`]).
-type RawQuery = Result<Query<Vec<(String, String)>>, QueryRejection>;
+pub(super) type RawQuery = Result<Query<Vec<(String, String)>>, QueryRejection>;
 type Params = HashMap<String, String>;
 
 /// An answer that is not a report: the service's error (the schema's error object
@@ -87,13 +87,13 @@ impl IntoResponse for ApiError {
     }
 }
 
-fn usage(message: String) -> ApiError {
+pub(super) fn usage(message: String) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, "usage", message)
 }
 
 /// The query of a request as a map, refusing a parameter the endpoint does not take (a
 /// misspelt one would silently change the ruling) or one given twice, with 400 naming it.
-fn params(raw: RawQuery, accepted: &[&str]) -> Result<Params, ApiError> {
+pub(super) fn params(raw: RawQuery, accepted: &[&str]) -> Result<Params, ApiError> {
     let Query(pairs) = raw.map_err(|e| usage(format!("bad query: {}", e.body_text())))?;
     let mut unknown = Vec::new();
     let mut map = HashMap::new();
@@ -116,7 +116,7 @@ fn params(raw: RawQuery, accepted: &[&str]) -> Result<Params, ApiError> {
 }
 
 /// The body, read within the body timeout and up to the body limit (413 naming it).
-async fn read_body(state: &AppState, body: Body) -> Result<Bytes, ApiError> {
+pub(super) async fn read_body(state: &AppState, body: Body) -> Result<Bytes, ApiError> {
     let too_large = || {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -190,7 +190,7 @@ pub(crate) const MAX_ANSWER_PLIES: usize = 20_000;
 
 /// Refuses to write the report of a line of `plies` plies over [`MAX_ANSWER_PLIES`], before
 /// its JSON is built.
-fn answer_cap(plies: usize) -> Result<(), ServiceError> {
+pub(super) fn answer_cap(plies: usize) -> Result<(), ServiceError> {
     if plies > MAX_ANSWER_PLIES {
         let mut e = ServiceError::usage(format!(
             "the report of this {plies}-ply line is not written: the server writes reports of at most {MAX_ANSWER_PLIES} plies (use the CLI, or --at with a shorter line)"
@@ -202,7 +202,7 @@ fn answer_cap(plies: usize) -> Result<(), ServiceError> {
 }
 
 /// The analysis has been called off (deadline or client gone): its answer is not built.
-fn still_wanted() -> Result<(), ServiceError> {
+pub(super) fn still_wanted() -> Result<(), ServiceError> {
     if crate::rules::search::cancelled() {
         Err(ServiceError::usage("called off"))
     } else {
@@ -216,7 +216,7 @@ fn still_wanted() -> Result<(), ServiceError> {
 /// lane's queue is full. The job writes its answer into a [`Sink`]: a small answer is sent whole
 /// when the job ends, a large one streamed while the job writes it (see [`super::stream`]),
 /// except to an HTTP/1.0 request (`version`), which has no chunked encoding to end it.
-async fn analyse(
+pub(super) async fn analyse(
     state: &AppState,
     version: Version,
     lane: &Lane,
@@ -370,11 +370,11 @@ fn request_event(
     }
 }
 
-fn param<'a>(q: &'a HashMap<String, String>, name: &str) -> Option<&'a str> {
+pub(super) fn param<'a>(q: &'a HashMap<String, String>, name: &str) -> Option<&'a str> {
     q.get(name).map(String::as_str).filter(|s| !s.is_empty())
 }
 
-fn number<T: std::str::FromStr>(
+pub(super) fn number<T: std::str::FromStr>(
     q: &HashMap<String, String>,
     name: &str,
 ) -> Result<Option<T>, ApiError> {
@@ -389,8 +389,8 @@ fn number<T: std::str::FromStr>(
 
 /// The parameters that choose the game: a record in the body (`name`, `game`), or `fen` and
 /// `moves` with an empty body.
-const GAME: &[&str] = &["name", "game", "fen", "moves"];
-const ADJUDICATE: &[&str] = &[
+pub(super) const GAME: &[&str] = &["name", "game", "fen", "moves"];
+pub(super) const ADJUDICATE: &[&str] = &[
     "lang",
     "rules",
     "at",
@@ -402,7 +402,7 @@ const ADJUDICATE: &[&str] = &[
     "time_control",
     "overlay",
 ];
-const CLAIM: &[&str] = &[
+pub(super) const CLAIM: &[&str] = &[
     "claimant",
     "profile",
     "at",
@@ -419,7 +419,7 @@ const CLAIM: &[&str] = &[
 ];
 
 /// `GAME` and the lists given.
-fn accepted(lists: &[&[&'static str]]) -> Vec<&'static str> {
+pub(super) fn accepted(lists: &[&[&'static str]]) -> Vec<&'static str> {
     let mut all: Vec<&str> = GAME.to_vec();
     for l in lists {
         for p in *l {
@@ -434,7 +434,7 @@ fn accepted(lists: &[&[&'static str]]) -> Vec<&'static str> {
 /// The game of a request: the record in the body (game `game`, named `name`), or `fen` and
 /// `moves` when the body is empty (a body with `fen` or `moves` is refused: one of them would be
 /// ignored).
-fn game_input(q: &HashMap<String, String>, body: Bytes) -> Result<GameInput, ApiError> {
+pub(super) fn game_input(q: &HashMap<String, String>, body: Bytes) -> Result<GameInput, ApiError> {
     if body.is_empty() {
         return Ok(GameInput::fen(param(q, "fen"), param(q, "moves")));
     }
@@ -452,7 +452,7 @@ fn game_input(q: &HashMap<String, String>, body: Bytes) -> Result<GameInput, Api
 
 /// The lane of a request: a record in the body is heavy work; a FEN and moves (the live count)
 /// has a lane of its own, so that it never waits behind uploads.
-fn lane<'a>(state: &'a AppState, input: &GameInput) -> &'a Lane {
+pub(super) fn lane<'a>(state: &'a AppState, input: &GameInput) -> &'a Lane {
     match input {
         GameInput::Fen { .. } => &state.light,
         _ => &state.heavy,

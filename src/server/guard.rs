@@ -21,7 +21,11 @@ pub(crate) struct Connection {
 pub(crate) async fn guard(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
-    if let Err(e) = admit(&state, &request) {
+    let admitted = admit(&state, &request).and_then(|()| match &state.venue {
+        Some(v) => super::venue::gate(v, &request),
+        None => Ok(()),
+    });
+    if let Err(e) = admitted {
         let peer = request
             .extensions()
             .get::<Connection>()

@@ -37,6 +37,7 @@ mod assets;
 mod guard;
 mod head;
 mod stream;
+pub mod venue;
 
 use axum::Router;
 use axum::routing::{get, post};
@@ -80,6 +81,8 @@ pub struct ServerOptions {
     /// shipped event's name, or `none`): an event file's text, as `xqa serve --event FILE`
     /// read it at start-up.
     pub event: Option<crate::service::SettingsText>,
+    /// The venue's database (`xqa serve --db`): live counts, the case book, the access code.
+    pub venue: Option<Arc<venue::Venue>>,
 }
 
 impl Default for ServerOptions {
@@ -98,6 +101,7 @@ impl Default for ServerOptions {
             max_connections: 256,
             allow_origins: Vec::new(),
             event: None,
+            venue: None,
         }
     }
 }
@@ -133,6 +137,7 @@ pub(crate) struct AppState {
     pub light: Arc<Lane>,
     pub event: Option<crate::service::SettingsText>,
     pub allow_origins: Arc<Vec<String>>,
+    pub venue: Option<Arc<venue::Venue>>,
 }
 
 /// The web app and the API.
@@ -151,6 +156,7 @@ pub fn router(options: &ServerOptions) -> Router {
                 .map(|o| o.trim_end_matches('/').to_ascii_lowercase())
                 .collect(),
         ),
+        venue: options.venue.clone(),
     };
     Router::new()
         .route("/", get(assets::index))
@@ -165,6 +171,22 @@ pub fn router(options: &ServerOptions) -> Router {
         .route("/api/events", get(api::events))
         .route("/api/sheet", post(api::sheet))
         .route("/api/repair", post(api::repair))
+        .route("/venue", get(assets::venue_page))
+        .route("/venue.js", get(assets::venue_script))
+        .route("/api/venue", get(venue::info))
+        .route("/api/venue/login", post(venue::login))
+        .route(
+            "/api/venue/counts",
+            get(venue::counts).post(venue::start_count),
+        )
+        .route("/api/venue/counts/{id}", get(venue::count))
+        .route("/api/venue/counts/{id}/moves", post(venue::add_move))
+        .route("/api/venue/counts/{id}/takeback", post(venue::take_back))
+        .route("/api/venue/counts/{id}/close", post(venue::close_count))
+        .route("/api/venue/rule", post(venue::rule))
+        .route("/api/venue/casebook", get(venue::casebook_list))
+        .route("/api/venue/casebook/{id}", get(venue::casebook_entry))
+        .route("/api/venue/casebook/{id}/sheet", get(venue::casebook_sheet))
         .fallback(api::not_found)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

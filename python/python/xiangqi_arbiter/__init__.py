@@ -7,6 +7,7 @@ command line: every report function returns exactly the objects of ``xqa ... --j
   notation, DhtmlXQ, XQF, CCBridge CBR/CBL/CBF; UTF-8, GBK or Big5).
 * :func:`validate`, :func:`convert`, :func:`adjudicate`, :func:`claim`, :func:`screen` are
   ``xqa validate``, ``convert``, ``adjudicate``, ``claim`` and ``screen``.
+* :func:`casebook` reads a venue's case book (``xqa serve --db``), as ``xqa casebook --json``.
 * :class:`Position` is a board with its legal moves in any notation, and perft.
 
 A *source* is a path (a ``str`` without a line break, or any ``os.PathLike``; directories are
@@ -43,6 +44,7 @@ __all__ = [
     "PositionError",
     "RecordError",
     "adjudicate",
+    "casebook",
     "claim",
     "convert",
     "read_games",
@@ -399,3 +401,13 @@ def screen(
         all,
         limit_profile,
     )
+
+
+def casebook(path):
+    """The case book of a venue database (``xqa serve --db EVENT.sqlite``), read without changing
+    it (also while the server runs): the dict ``xqa casebook --json`` prints, ``{"schema": 1,
+    "database", "entries": [...]}``, each entry with its event and time control, round, table,
+    players, arbiter, time (UTC), record, ruling (the dict the API answered) and sheet (HTML).
+    Raises ``OSError`` naming the file when it is missing, not a venue database, corrupt, or
+    written by a newer version (the file is left untouched)."""
+    return _json.loads(_native.casebook_json(_os.fspath(path)))

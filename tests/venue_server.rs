@@ -1,0 +1,509 @@
+//! `xqa serve --db`: live counts shared by every device and kept across a SIGKILL, 409 for a
+//! move sent for a ply the count has passed, rulings recorded in the case book with their sheet,
+//! the access code off loopback, and the files and second servers refused at start-up.
+
+mod common;
+
+use common::{Scratch, xqa, xqa_cmd};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+struct Server {
+    child: Child,
+    url: String,
+    /// The access code printed, when one was.
+    code: Option<String>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `xqa serve --port 0 --db DB` with `extra`; reads its start-up lines (the address,
+/// the venue's lines, the access code) and drains the rest.
+fn start(db: &Path, extra: &[&str]) -> Server {
+    let mut child = xqa_cmd(&["serve", "--port", "0", "--db", db.to_str().unwrap()])
+        .args(extra)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xqa serve starts");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next().expect("a line").expect("utf-8");
+    let port = first
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches('/')
+        .to_string();
+    let url = format!("http://127.0.0.1:{port}");
+    let venue_line = lines.next().expect("the venue's line").unwrap();
+    assert!(venue_line.contains("venue database"), "{venue_line}");
+    let mut code = None;
+    if venue_line.contains("access code once") && !extra.contains(&"--access-code-file") {
+        let line = lines.next().expect("the code's line").unwrap();
+        code = line
+            .split("venue access code: ")
+            .nth(1)
+            .map(|s| s.split_whitespace().next().unwrap().to_string());
+        assert!(code.is_some(), "{line}");
+    }
+    std::thread::spawn(move || for _ in lines {});
+    Server { child, url, code }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs(60))
+        .build()
+}
+
+/// (status, body as JSON or a string, set-cookie) of a request with an optional cookie.
+fn call(
+    method: &str,
+    url: &str,
+    body: Option<&str>,
+    cookie: Option<&str>,
+) -> (u16, Value, Option<String>) {
+    let mut r = agent().request(method, url);
+    if let Some(c) = cookie {
+        r = r.set("Cookie", c);
+    }
+    let answer = match body {
+        Some(b) => r.send_string(b),
+        None => r.call(),
+    };
+    let r = match answer {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{url}: {e}"),
+    };
+    let status = r.status();
+    let cookie = r.header("set-cookie").map(str::to_owned);
+    let text = r.into_string().unwrap();
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, value, cookie)
+}
+
+fn post(url: &str, body: Value) -> (u16, Value) {
+    let (s, v, _) = call("POST", url, Some(&body.to_string()), None);
+    (s, v)
+}
+
+fn get(url: &str) -> (u16, Value) {
+    let (s, v, _) = call("GET", url, None, None);
+    (s, v)
+}
+
+fn start_count(url: &str, table: &str) -> i64 {
+    let (s, v) = post(
+        &format!("{url}/api/venue/counts"),
+        json!({"round": "1", "table": table, "red": "红", "black": "黑", "claimant": "black", "arbiter": "李裁判"}),
+    );
+    assert_eq!(s, 201, "{v}");
+    v["count"]["id"].as_i64().unwrap()
+}
+
+/// Knights out and back: legal for ever, no capture.
+const SHUFFLE: [&str; 4] = ["h0g2", "h9g7", "g2h0", "g7h9"];
+
+#[test]
+fn counts_are_shared_and_a_stale_ply_gets_409() {
+    let dir = Scratch::new("venue-srv-counts");
+    let db = dir.join("event.sqlite");
+    let server = start(&db, &[]);
+    let url = &server.url;
+    let id = start_count(url, "7");
+    let moves = format!("{url}/api/venue/counts/{id}/moves");
+    let (s, v) = post(
+        &moves,
+        json!({"ply": 1, "move": "h2e2", "arbiter": "李裁判"}),
+    );
+    assert_eq!(s, 200, "{v}");
+    // A second device that had not seen ply 1.
+    let (s, v) = post(
+        &moves,
+        json!({"ply": 1, "move": "b2e2", "arbiter": "张裁判"}),
+    );
+    assert_eq!(s, 409, "{v}");
+    assert_eq!(v["schema"], 1);
+    assert_eq!(v["error"]["kind"], "conflict");
+    let msg = v["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("holds 1 plies") && msg.contains("ply 1"),
+        "{msg}"
+    );
+    // An illegal move: 400 naming the ply; an unknown count: 404; a bad body: 400.
+    let (s, v) = post(
+        &moves,
+        json!({"ply": 2, "move": "h2e2", "arbiter": "李裁判"}),
+    );
+    assert_eq!(s, 400, "{v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("ply 2"));
+    let (s, _) = post(
+        &format!("{url}/api/venue/counts/999/moves"),
+        json!({"ply": 1, "move": "h2e2", "arbiter": "x"}),
+    );
+    assert_eq!(s, 404);
+    let (s, v) = post(&moves, json!({"ply": 2, "mvoe": "h9g7", "arbiter": "x"}));
+    assert_eq!(s, 400);
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("mvoe"),
+        "{v}"
+    );
+    // Without a name on loopback: 400 saying the name is needed.
+    let (s, v) = post(&moves, json!({"ply": 2, "move": "h9g7"}));
+    assert_eq!(s, 400);
+    assert!(v["error"]["message"].as_str().unwrap().contains("arbiter"));
+    // Another device sees the same count, with its claim state.
+    let (s, v) = get(&format!("{url}/api/venue/counts"));
+    assert_eq!(s, 200);
+    let counts = v["counts"].as_array().unwrap();
+    assert_eq!(counts.len(), 1);
+    assert_eq!(counts[0]["moves"][0]["iccs"], "h2e2");
+    assert_eq!(counts[0]["claim"]["required"], 60, "{}", counts[0]["claim"]);
+    assert_eq!(counts[0]["claim"]["valid"], false);
+    // A second count on the same table: 409 naming the running one.
+    let (s, v) = post(
+        &format!("{url}/api/venue/counts"),
+        json!({"round": "1", "table": "7", "arbiter": "x"}),
+    );
+    assert_eq!(s, 409);
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("id {id}"))
+    );
+    // The venue page is served.
+    let (s, v, _) = call("GET", &format!("{url}/venue"), None, None);
+    assert_eq!(s, 200);
+    assert!(v.as_str().unwrap().contains("裁决记录簿"));
+}
+
+#[test]
+fn a_ruling_is_recorded_with_its_sheet_and_exported() {
+    let dir = Scratch::new("venue-srv-rule");
+    let db = dir.join("event.sqlite");
+    let server = start(&db, &[]);
+    let url = &server.url;
+    let sample = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("pgn-samples/claim_slow_checks_void.pgn"),
+    )
+    .unwrap();
+    let (s, v, _) = call(
+        "POST",
+        &format!(
+            "{url}/api/venue/rule?kind=claim&claimant=red&round=2&table=5&red=A&black=B&arbiter=%E6%9D%8E"
+        ),
+        Some(&sample),
+        None,
+    );
+    assert_eq!(s, 200, "{v}");
+    let entry = &v["entry"];
+    assert_eq!(entry["kind"], "claim");
+    assert_eq!(entry["arbiter"], "李");
+    assert_eq!(entry["record"], sample.as_str());
+    // The ruling is what /api/claim answers for the same input.
+    let (_, direct, _) = call(
+        "POST",
+        &format!("{url}/api/claim?claimant=red"),
+        Some(&sample),
+        None,
+    );
+    assert_eq!(entry["ruling"], direct);
+    let id = entry["id"].as_i64().unwrap();
+    let (s, sheet, _) = call(
+        "GET",
+        &format!("{url}/api/venue/casebook/{id}/sheet"),
+        None,
+        None,
+    );
+    assert_eq!(s, 200);
+    assert!(sheet.as_str().unwrap().contains("<html"), "{sheet}");
+    // A correction points back; the list shows both, without sheets.
+    let (s, v, _) = call(
+        "POST",
+        &format!("{url}/api/venue/rule?kind=cycle&round=2&table=5&corrects={id}&arbiter=%E7%8E%8B"),
+        Some(&sample),
+        None,
+    );
+    assert_eq!(s, 200, "{v}");
+    let (_, book) = get(&format!("{url}/api/venue/casebook"));
+    let entries = book["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[0]["corrected_by"], json!([id + 1]));
+    assert_eq!(entries[1]["corrects"], id);
+    assert!(entries[0].get("sheet").is_none());
+    assert_eq!(entries[0]["has_sheet"], true);
+    // kind is checked.
+    let (s, _, _) = call(
+        "POST",
+        &format!("{url}/api/venue/rule?kind=verdict&round=2&table=5&arbiter=x"),
+        Some(&sample),
+        None,
+    );
+    assert_eq!(s, 400);
+    // The export, beside the running server, has the same entries, sheets included.
+    let (code, out, err) = xqa(&["casebook", db.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let export: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(export["entries"].as_array().unwrap().len(), 2);
+    assert_eq!(export["entries"][0]["ruling"], direct);
+    assert_eq!(export["entries"][0]["sheet"], sheet);
+    // The export follows the published schema (docs/schema.json, $defs/casebook).
+    let mut schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let obj = schema.as_object_mut().unwrap();
+    obj.remove("anyOf");
+    obj.insert("$ref".into(), "#/$defs/casebook".into());
+    let validator = jsonschema::draft202012::new(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&export)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+#[test]
+fn off_loopback_only_the_events_arbiters_get_in() {
+    let dir = Scratch::new("venue-srv-access");
+    let db = dir.join("event.sqlite");
+    let server = start(&db, &["--bind", "0.0.0.0"]);
+    let url = &server.url;
+    let code = server.code.clone().expect("a code printed");
+    // The description and the page are open; everything else needs the session.
+    let (s, v) = get(&format!("{url}/api/venue"));
+    assert_eq!(s, 200);
+    assert_eq!(v["venue"]["access_required"], true);
+    for (method, path) in [
+        ("GET", "/api/venue/counts"),
+        ("GET", "/api/venue/casebook"),
+        ("GET", "/api/venue/casebook/1/sheet"),
+        ("POST", "/api/claim?claimant=red&moves=h2e2"),
+        ("GET", "/api/moves"),
+    ] {
+        let (s, v, _) = call(method, &format!("{url}{path}"), Some(""), None);
+        assert_eq!(s, 401, "{path}: {v}");
+        assert_eq!(v["error"]["kind"], "unauthorized", "{path}");
+    }
+    let (s, _, _) = call(
+        "GET",
+        &format!("{url}/api/venue/counts"),
+        None,
+        Some("xqa_session=0123456789abcdef0123456789abcdef"),
+    );
+    assert_eq!(s, 401);
+    // A wrong code.
+    let (s, v) = post(
+        &format!("{url}/api/venue/login"),
+        json!({"code": "WRONG-CODE-0000", "arbiter": "李裁判"}),
+    );
+    assert_eq!(s, 401, "{v}");
+    // The right one, typed in lower case with spaces.
+    let typed = code.to_lowercase().replace('-', " ");
+    let (s, v, cookie) = call(
+        "POST",
+        &format!("{url}/api/venue/login"),
+        Some(&json!({"code": typed, "arbiter": "李裁判"}).to_string()),
+        None,
+    );
+    assert_eq!(s, 200, "{v}");
+    let cookie = cookie.expect("a session cookie");
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
+    let cookie = cookie.split(';').next().unwrap().to_string();
+    let (s, v, _) = call("GET", &format!("{url}/api/venue"), None, Some(&cookie));
+    assert_eq!(s, 200);
+    assert_eq!(v["venue"]["arbiter"], "李裁判");
+    // With the session, the device works, and its entries carry the session's name (a name in
+    // the request does not change it).
+    let (s, v, _) = call(
+        "POST",
+        &format!("{url}/api/venue/counts"),
+        Some(&json!({"round": "1", "table": "1", "arbiter": "冒名"}).to_string()),
+        Some(&cookie),
+    );
+    assert_eq!(s, 201, "{v}");
+    assert_eq!(v["count"]["started_by"], "李裁判");
+    let (s, _, _) = call(
+        "POST",
+        &format!("{url}/api/claim?claimant=red&moves=h2e2"),
+        Some(""),
+        Some(&cookie),
+    );
+    assert_eq!(s, 200);
+    // The session outlives a restart of the server.
+    drop(server);
+    let file = dir.join("code.txt");
+    std::fs::write(&file, "event-2020-final\n").unwrap();
+    let server = start(&db, &["--access-code-file", file.to_str().unwrap()]);
+    let (s, _, _) = call(
+        "GET",
+        &format!("{}/api/venue/counts", server.url),
+        None,
+        Some(&cookie),
+    );
+    assert_eq!(s, 200);
+    let (s, _) = post(
+        &format!("{}/api/venue/login", server.url),
+        json!({"code": "EVENT2020FINAL", "arbiter": "张裁判"}),
+    );
+    assert_eq!(s, 200);
+}
+
+#[test]
+fn bad_files_and_a_second_server_are_refused_at_start_up() {
+    let dir = Scratch::new("venue-srv-refuse");
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "not a database").unwrap();
+    let o = xqa_cmd(&["serve", "--port", "0", "--db", notes.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("notes.txt") && err.contains("left untouched"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&notes).unwrap(), b"not a database");
+
+    let db = dir.join("event.sqlite");
+    let _first = start(&db, &[]);
+    let o = xqa_cmd(&["serve", "--port", "0", "--db", db.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("another xqa server"), "{err}");
+}
+
+#[test]
+fn fifty_devices_on_fifty_counts() {
+    let dir = Scratch::new("venue-srv-fifty");
+    let db = dir.join("event.sqlite");
+    let server = start(&db, &[]);
+    let url = Arc::new(server.url.clone());
+    let threads: Vec<_> = (0..50)
+        .map(|i| {
+            let url = url.clone();
+            std::thread::spawn(move || {
+                let id = start_count(&url, &format!("{}", i + 1));
+                for ply in 1..=8u32 {
+                    let mv = SHUFFLE[(ply as usize - 1) % 4];
+                    let (s, v) = post(
+                        &format!("{url}/api/venue/counts/{id}/moves"),
+                        json!({"ply": ply, "move": mv, "arbiter": format!("裁判{i}")}),
+                    );
+                    assert_eq!(s, 200, "{v}");
+                }
+                id
+            })
+        })
+        .collect();
+    let ids: Vec<i64> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let (_, v) = get(&format!("{url}/api/venue/counts"));
+    let counts = v["counts"].as_array().unwrap();
+    assert_eq!(counts.len(), 50);
+    for c in counts {
+        assert!(ids.contains(&c["id"].as_i64().unwrap()));
+        assert_eq!(c["moves"].as_array().unwrap().len(), 8);
+    }
+}
+
+#[test]
+fn what_was_acknowledged_survives_sigkill() {
+    let dir = Scratch::new("venue-srv-kill");
+    let db = dir.join("event.sqlite");
+    let server = start(&db, &[]);
+    let url = Arc::new(server.url.clone());
+    let ids: Vec<i64> = (0..8).map(|i| start_count(&url, &format!("{i}"))).collect();
+    // Acknowledged plies per count, and acknowledged case book entries.
+    let acked = Arc::new(Mutex::new(vec![0u32; ids.len()]));
+    let entries = Arc::new(Mutex::new(Vec::<i64>::new()));
+    let mut flood = Vec::new();
+    for (k, &id) in ids.iter().enumerate() {
+        let (url, acked) = (url.clone(), acked.clone());
+        flood.push(std::thread::spawn(move || {
+            for ply in 1..=10_000u32 {
+                let mv = SHUFFLE[(ply as usize - 1) % 4];
+                let r = agent()
+                    .post(&format!("{url}/api/venue/counts/{id}/moves"))
+                    .send_string(&json!({"ply": ply, "move": mv, "arbiter": "x"}).to_string());
+                match r {
+                    Ok(r) if r.status() == 200 => acked.lock().unwrap()[k] = ply,
+                    _ => return,
+                }
+            }
+        }));
+    }
+    {
+        let (url, entries) = (url.clone(), entries.clone());
+        flood.push(std::thread::spawn(move || {
+            for _ in 0..10_000 {
+                let r = agent()
+                    .post(&format!(
+                        "{url}/api/venue/rule?kind=cycle&round=1&table=1&arbiter=x&moves=h0g2%20h9g7"
+                    ))
+                    .send_string("");
+                match r {
+                    Ok(r) if r.status() == 200 => {
+                        let v: Value = serde_json::from_str(&r.into_string().unwrap()).unwrap();
+                        entries
+                            .lock()
+                            .unwrap()
+                            .push(v["entry"]["id"].as_i64().unwrap());
+                    }
+                    _ => return,
+                }
+            }
+        }));
+    }
+    // Let the flood run, then kill the server without warning.
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut server = server;
+    server.child.kill().unwrap(); // SIGKILL
+    server.child.wait().unwrap();
+    for t in flood {
+        t.join().unwrap();
+    }
+    let acked = acked.lock().unwrap().clone();
+    let entries = entries.lock().unwrap().clone();
+    assert!(acked.iter().sum::<u32>() > 0, "the flood never got going");
+    assert!(!entries.is_empty(), "no ruling was acknowledged");
+    // A new server on the same file (the dead one's lock is gone with it) has every
+    // acknowledged move and ruling.
+    let server = start(&db, &[]);
+    for (k, id) in ids.iter().enumerate() {
+        let (s, v) = get(&format!("{}/api/venue/counts/{id}", server.url));
+        assert_eq!(s, 200);
+        let held = v["count"]["moves"].as_array().unwrap().len() as u32;
+        // (A move stored whose answer the kill cut off may be there too.)
+        assert!(
+            held == acked[k] || held == acked[k] + 1,
+            "count {id}: {held} stored, {} acknowledged",
+            acked[k]
+        );
+    }
+    let (_, book) = get(&format!("{}/api/venue/casebook", server.url));
+    let stored: Vec<i64> = book["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_i64().unwrap())
+        .collect();
+    for id in &entries {
+        assert!(
+            stored.contains(id),
+            "entry {id} was acknowledged and is lost"
+        );
+    }
+}
