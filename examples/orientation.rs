@@ -28,6 +28,9 @@ use xiangqi_arbiter::rules::orientation::{Aspect, Orientation, colour_blind, dif
 use xiangqi_arbiter::rules::try_classify_line;
 use xiangqi_arbiter::{Move, Position};
 
+/// Per aspect: how many differences, at which plies.
+type Counts = BTreeMap<Aspect, (usize, BTreeSet<usize>)>;
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut profiles = vec![Profile::cxa(), Profile::axf()];
@@ -57,11 +60,11 @@ fn main() {
     let mut listing = String::new();
     let mut any = false;
     for profile in &profiles {
-        let per_game: Vec<(String, BTreeMap<Aspect, (usize, BTreeSet<usize>)>)> = games
+        let per_game: Vec<(String, Counts)> = games
             .par_iter()
             .map(|(name, start, moves)| {
                 let (_, diffs) = differences(start, moves, profile);
-                let mut counts: BTreeMap<Aspect, (usize, BTreeSet<usize>)> = BTreeMap::new();
+                let mut counts = Counts::new();
                 let mut text = String::new();
                 for d in &diffs {
                     let e = counts.entry(d.aspect).or_default();
