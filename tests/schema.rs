@@ -93,8 +93,8 @@ fn validate_and_convert_errors_follow_the_schema() {
     assert!(games.iter().all(|g| {
         g["warnings"]
             .as_array()
-            .unwrap()
-            .iter()
+            .into_iter()
+            .flatten()
             .all(|w| w["repairs"] == Value::Array(vec![]))
     }));
 
