@@ -817,6 +817,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             access_code_file,
         } => {
             let event = read_settings(event.as_deref())?;
+            let access_asked = db.is_some();
             let (venue, venue_notes) = match db {
                 Some(db) => {
                     let (venue, notes) =
@@ -872,7 +873,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                         for note in &venue_notes {
                             eprintln!("xqa: {note}");
                         }
-                        if !addr.ip().is_loopback() {
+                        if !addr.ip().is_loopback() && !access_asked {
                             eprintln!(
                                 "xqa: warning: listening beyond this machine ({addr}); anyone who can reach it can use it"
                             );
@@ -933,10 +934,11 @@ fn open_venue(
             code.as_str()
         ));
     }
-    Ok((
-        xiangqi_arbiter::server::venue::Venue::new(store, code),
-        notes,
-    ))
+    let venue = xiangqi_arbiter::server::venue::Venue::new(store, code).map_err(|e| Failure {
+        code: 2,
+        message: e.to_string(),
+    })?;
+    Ok((venue, notes))
 }
 
 /// `xqa casebook`: the case book read-only, as text, JSON or CSV.

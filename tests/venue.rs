@@ -8,7 +8,8 @@ use common::{Scratch, xqa};
 use rusqlite::Connection;
 use std::path::Path;
 use xiangqi_arbiter::venue::{
-    Access, CaseKind, ErrorKind, NewCase, NewCount, SCHEMA_VERSION, Store, casebook,
+    Access, AccessCode, CaseKind, ErrorKind, NO_CODE_TAG, NewCase, NewCount, SCHEMA_VERSION, Store,
+    casebook,
 };
 use xiangqi_arbiter::{Color, START_FEN};
 
@@ -144,6 +145,44 @@ fn a_newer_schema_is_refused_and_left_untouched() {
             }
         )
     });
+    // The same with the newer version still in a leftover write-ahead log (the newer xqa was
+    // killed): refused, and neither the file nor its log is folded or removed.
+    let wal_db = dir.join("wal.sqlite");
+    drop(Store::open(&wal_db, Access::Write).unwrap());
+    let keep = dir.join("keep");
+    std::fs::create_dir(&keep).unwrap();
+    {
+        let c = Connection::open(&wal_db).unwrap();
+        c.execute_batch(
+            "PRAGMA wal_autocheckpoint = 0; PRAGMA user_version = 8; CREATE TABLE later (x);",
+        )
+        .unwrap();
+        // Copy the file and its log as they are while the writer still has them open.
+        for ext in ["", "-wal"] {
+            let from = format!("{}{ext}", wal_db.display());
+            std::fs::copy(&from, keep.join(format!("wal.sqlite{ext}"))).unwrap();
+        }
+    }
+    let kept = keep.join("wal.sqlite");
+    let log = keep.join("wal.sqlite-wal");
+    let before = (std::fs::read(&kept).unwrap(), std::fs::read(&log).unwrap());
+    for access in [Access::Write, Access::Read] {
+        let e = Store::open(&kept, access).unwrap_err();
+        assert!(
+            matches!(e.kind, ErrorKind::NewerSchema { found: 8, .. }),
+            "{e:?}"
+        );
+    }
+    assert_eq!(
+        std::fs::read(&kept).unwrap(),
+        before.0,
+        "the file was changed"
+    );
+    assert_eq!(
+        std::fs::read(&log).unwrap(),
+        before.1,
+        "the log was changed or folded"
+    );
 }
 
 #[test]
@@ -212,45 +251,75 @@ fn live_counts_refuse_a_move_for_a_ply_they_have_passed() {
     let other = store.start_count(&new_count("3", "13"), "张裁判").unwrap();
     assert_ne!(other.id, count.id);
 
-    let c = store.append_move(count.id, 1, "h2e2", "李裁判").unwrap();
+    assert_eq!(count.revision, 0);
+    let c = store.append_move(count.id, 1, 0, "h2e2", "李裁判").unwrap();
     assert_eq!(c.moves_text(), "h2e2");
+    assert_eq!(c.revision, 1);
     // A second device that had not seen ply 1 sends its own ply 1: refused, naming the ply.
     let e = store
-        .append_move(count.id, 1, "b2e2", "张裁判")
+        .append_move(count.id, 1, 0, "b2e2", "张裁判")
         .unwrap_err();
     assert_eq!(
         e.kind,
         ErrorKind::Conflict {
             plies: 1,
-            expected: 1
+            revision: 1,
+            ply: 1,
+            seen: 0
         }
     );
     assert!(e.to_string().contains("holds 1 plies"), "{e}");
     // A gap is refused the same way.
     let e = store
-        .append_move(count.id, 3, "h9g7", "李裁判")
+        .append_move(count.id, 3, 1, "h9g7", "李裁判")
         .unwrap_err();
     assert!(matches!(e.kind, ErrorKind::Conflict { plies: 1, .. }));
     // An illegal move names the ply and the position.
     let e = store
-        .append_move(count.id, 2, "h2e2", "李裁判")
+        .append_move(count.id, 2, 1, "h2e2", "李裁判")
         .unwrap_err();
     assert!(
         matches!(&e.kind, ErrorKind::Invalid(m) if m.contains("ply 2") && m.contains("cannot be played")),
         "{e:?}"
     );
     let e = store
-        .append_move(count.id, 2, "炮二平五", "李裁判")
+        .append_move(count.id, 2, 1, "炮二平五", "李裁判")
         .unwrap_err();
     assert!(matches!(e.kind, ErrorKind::Invalid(_)), "{e:?}");
-    let c = store.append_move(count.id, 2, "H9-G7", "张裁判").unwrap();
+    let c = store
+        .append_move(count.id, 2, 1, "H9-G7", "张裁判")
+        .unwrap();
     assert_eq!(c.moves_text(), "h2e2 h9g7");
     assert_eq!(c.moves[1].entered_by, "张裁判");
-    // Taking back must name the last ply.
-    let e = store.take_back(count.id, 1).unwrap_err();
+    // Taking back must name the last ply, and the revision.
+    let e = store.take_back(count.id, 1, 2, "李裁判").unwrap_err();
     assert!(matches!(e.kind, ErrorKind::Conflict { plies: 2, .. }));
-    let c = store.take_back(count.id, 2).unwrap();
+    let e = store.take_back(count.id, 2, 1, "李裁判").unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Conflict { revision: 2, .. }));
+    let c = store.take_back(count.id, 2, 2, "李裁判").unwrap();
     assert_eq!(c.moves_text(), "h2e2");
+    assert_eq!(c.revision, 3);
+    // The move taken back stays on record, with who took it back.
+    assert_eq!(c.withdrawn.len(), 1);
+    assert_eq!(c.withdrawn[0].iccs, "h9g7");
+    assert_eq!(c.withdrawn[0].withdrawn_by.as_deref(), Some("李裁判"));
+    // A device that saw ply 1 = h2e2 before another took it back and entered b2e2 cannot extend
+    // the new line as if it were the old one (no merge across a take-back).
+    let other_view = c.revision;
+    let c = store.take_back(count.id, 1, 3, "张裁判").unwrap();
+    let c = store
+        .append_move(count.id, 1, c.revision, "b2e2", "张裁判")
+        .unwrap();
+    assert_eq!(c.moves_text(), "b2e2");
+    let e = store
+        .append_move(count.id, 2, other_view, "h9g7", "李裁判")
+        .unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Conflict { .. }), "{e:?}");
+    let c = store.take_back(count.id, 1, c.revision, "张裁判").unwrap();
+    let c = store
+        .append_move(count.id, 1, c.revision, "h2e2", "李裁判")
+        .unwrap();
+    assert_eq!(c.withdrawn.len(), 3);
 
     // Every device (another connection: a restarted server) sees the same count.
     drop(store);
@@ -263,7 +332,7 @@ fn live_counts_refuse_a_move_for_a_ply_they_have_passed() {
     assert_eq!(store.counts(true).unwrap().len(), 1);
     assert_eq!(store.counts(false).unwrap().len(), 2);
     let e = store
-        .append_move(count.id, 2, "h9g7", "李裁判")
+        .append_move(count.id, 2, 99, "h9g7", "李裁判")
         .unwrap_err();
     assert!(matches!(e.kind, ErrorKind::Invalid(_)));
     // The table is free for a new count.
@@ -284,7 +353,7 @@ fn live_counts_refuse_a_move_for_a_ply_they_have_passed() {
     ));
     assert!(matches!(
         store
-            .append_move(999, 1, "h2e2", "李裁判")
+            .append_move(999, 1, 0, "h2e2", "李裁判")
             .unwrap_err()
             .kind,
         ErrorKind::NotFound(_)
@@ -374,7 +443,7 @@ fn case_book_entries_are_never_changed_and_corrections_point_back() {
     assert_eq!(&rows[1][2], "2");
     assert_eq!(&rows[1][8], "王天一");
     assert_eq!(&rows[1][12], "1. 炮二平五 马８进７ 2. 马二进三 车９平８");
-    assert_eq!(&rows[0][14], "no");
+    assert_eq!(&rows[0][15], "no");
     // Text.
     let (code, out, _) = xqa(&["casebook", db.to_str().unwrap()]);
     assert_eq!(code, 0);
@@ -384,29 +453,41 @@ fn case_book_entries_are_never_changed_and_corrections_point_back() {
 
 #[test]
 fn sessions_and_access_codes() {
-    use xiangqi_arbiter::venue::AccessCode;
     let dir = Scratch::new("venue-access");
     let db = dir.join("event.sqlite");
     let mut store = Store::open(&db, Access::Write).unwrap();
-    let s = store.open_session("李裁判").unwrap();
+    let code = AccessCode::generate().unwrap();
+    let tag = code.tag();
+    let s = store.open_session("李裁判", &tag).unwrap();
     assert_eq!(s.token.len(), 32);
-    assert_eq!(store.session(&s.token).unwrap().unwrap().arbiter, "李裁判");
-    assert!(store.session("00").unwrap().is_none());
-    assert!(store.session(&"0".repeat(32)).unwrap().is_none());
+    assert_eq!(
+        store.session(&s.token, &tag).unwrap().unwrap().arbiter,
+        "李裁判"
+    );
+    // Under another code (a restart with a new one, or none), the session is not honoured.
+    let other_code = AccessCode::generate().unwrap();
     assert!(
         store
-            .session("'; DROP TABLE sessions; --")
+            .session(&s.token, &other_code.tag())
             .unwrap()
             .is_none()
     );
-    let other = store.open_session("张裁判").unwrap();
+    assert!(store.session(&s.token, NO_CODE_TAG).unwrap().is_none());
+    assert!(store.session("00", &tag).unwrap().is_none());
+    assert!(store.session(&"0".repeat(32), &tag).unwrap().is_none());
+    assert!(
+        store
+            .session("'; DROP TABLE sessions; --", &tag)
+            .unwrap()
+            .is_none()
+    );
+    let other = store.open_session("张裁判", &tag).unwrap();
     assert_ne!(other.token, s.token);
     // Sessions survive a restart.
     drop(store);
     let store = Store::open(&db, Access::Write).unwrap();
-    assert!(store.session(&s.token).unwrap().is_some());
+    assert!(store.session(&s.token, &tag).unwrap().is_some());
 
-    let code = AccessCode::generate().unwrap();
     assert_eq!(code.as_str().len(), 14, "{}", code.as_str());
     assert!(code.matches(code.as_str()));
     assert!(code.matches(&code.as_str().to_lowercase().replace('-', " ")));

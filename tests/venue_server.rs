@@ -123,13 +123,13 @@ fn counts_are_shared_and_a_stale_ply_gets_409() {
     let moves = format!("{url}/api/venue/counts/{id}/moves");
     let (s, v) = post(
         &moves,
-        json!({"ply": 1, "move": "h2e2", "arbiter": "李裁判"}),
+        json!({"ply": 1, "revision": 0, "move": "h2e2", "arbiter": "李裁判"}),
     );
     assert_eq!(s, 200, "{v}");
     // A second device that had not seen ply 1.
     let (s, v) = post(
         &moves,
-        json!({"ply": 1, "move": "b2e2", "arbiter": "张裁判"}),
+        json!({"ply": 1, "revision": 0, "move": "b2e2", "arbiter": "张裁判"}),
     );
     assert_eq!(s, 409, "{v}");
     assert_eq!(v["schema"], 1);
@@ -142,23 +142,26 @@ fn counts_are_shared_and_a_stale_ply_gets_409() {
     // An illegal move: 400 naming the ply; an unknown count: 404; a bad body: 400.
     let (s, v) = post(
         &moves,
-        json!({"ply": 2, "move": "h2e2", "arbiter": "李裁判"}),
+        json!({"ply": 2, "revision": 1, "move": "h2e2", "arbiter": "李裁判"}),
     );
     assert_eq!(s, 400, "{v}");
     assert!(v["error"]["message"].as_str().unwrap().contains("ply 2"));
     let (s, _) = post(
         &format!("{url}/api/venue/counts/999/moves"),
-        json!({"ply": 1, "move": "h2e2", "arbiter": "x"}),
+        json!({"ply": 1, "revision": 0, "move": "h2e2", "arbiter": "x"}),
     );
     assert_eq!(s, 404);
-    let (s, v) = post(&moves, json!({"ply": 2, "mvoe": "h9g7", "arbiter": "x"}));
+    let (s, v) = post(
+        &moves,
+        json!({"ply": 2, "revision": 1, "mvoe": "h9g7", "arbiter": "x"}),
+    );
     assert_eq!(s, 400);
     assert!(
         v["error"]["message"].as_str().unwrap().contains("mvoe"),
         "{v}"
     );
     // Without a name on loopback: 400 saying the name is needed.
-    let (s, v) = post(&moves, json!({"ply": 2, "move": "h9g7"}));
+    let (s, v) = post(&moves, json!({"ply": 2, "revision": 1, "move": "h9g7"}));
     assert_eq!(s, 400);
     assert!(v["error"]["message"].as_str().unwrap().contains("arbiter"));
     // Another device sees the same count, with its claim state.
@@ -180,6 +183,21 @@ fn counts_are_shared_and_a_stale_ply_gets_409() {
             .as_str()
             .unwrap()
             .contains(&format!("id {id}"))
+    );
+    // The count's claim ruled as stored: refused for a stale revision, recorded for the current.
+    let rule = format!("{url}/api/venue/counts/{id}/rule");
+    let (s, v) = post(&rule, json!({"revision": 0, "arbiter": "李裁判"}));
+    assert_eq!(s, 409, "{v}");
+    let (s, v) = post(&rule, json!({"revision": 1, "arbiter": "李裁判"}));
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["entry"]["kind"], "claim");
+    assert_eq!(v["entry"]["table"], "7");
+    assert_eq!(v["entry"]["ruling"]["valid"], false);
+    assert!(
+        v["entry"]["record"]
+            .as_str()
+            .unwrap()
+            .contains("Moves: h2e2")
     );
     // The venue page is served.
     let (s, v, _) = call("GET", &format!("{url}/venue"), None, None);
@@ -241,7 +259,9 @@ fn a_ruling_is_recorded_with_its_sheet_and_exported() {
     assert_eq!(entries[0]["corrected_by"], json!([id + 1]));
     assert_eq!(entries[1]["corrects"], id);
     assert!(entries[0].get("sheet").is_none());
+    assert!(entries[0].get("record").is_none());
     assert_eq!(entries[0]["has_sheet"], true);
+    assert_eq!(entries[0]["valid"], direct["valid"]);
     // kind is checked.
     let (s, _, _) = call(
         "POST",
@@ -341,23 +361,39 @@ fn off_loopback_only_the_events_arbiters_get_in() {
         Some(&cookie),
     );
     assert_eq!(s, 200);
-    // The session outlives a restart of the server.
+    // A restart under another code revokes every session opened under the old one.
     drop(server);
     let file = dir.join("code.txt");
     std::fs::write(&file, "event-2020-final\n").unwrap();
     let server = start(&db, &["--access-code-file", file.to_str().unwrap()]);
-    let (s, _, _) = call(
-        "GET",
-        &format!("{}/api/venue/counts", server.url),
-        None,
-        Some(&cookie),
-    );
-    assert_eq!(s, 200);
-    let (s, _) = post(
+    let counts = |url: &str, cookie: &str| {
+        call(
+            "GET",
+            &format!("{url}/api/venue/counts"),
+            None,
+            Some(cookie),
+        )
+        .0
+    };
+    assert_eq!(counts(&server.url, &cookie), 401);
+    let (s, _, new_cookie) = call(
+        "POST",
         &format!("{}/api/venue/login", server.url),
-        json!({"code": "EVENT2020FINAL", "arbiter": "张裁判"}),
+        Some(&json!({"code": "EVENT2020FINAL", "arbiter": "张裁判"}).to_string()),
+        None,
     );
     assert_eq!(s, 200);
+    let new_cookie = new_cookie.unwrap().split(';').next().unwrap().to_string();
+    // A stray cookie of the same name before the right one does not lock the device out.
+    let both = format!(
+        "{}=00000000000000000000000000000000; {new_cookie}",
+        new_cookie.split('=').next().unwrap()
+    );
+    assert_eq!(counts(&server.url, &both), 200);
+    // Under the same code, a session outlives a restart (a dead laptop, a restarted server).
+    drop(server);
+    let server = start(&db, &["--access-code-file", file.to_str().unwrap()]);
+    assert_eq!(counts(&server.url, &new_cookie), 200);
 }
 
 #[test]
@@ -401,7 +437,7 @@ fn fifty_devices_on_fifty_counts() {
                     let mv = SHUFFLE[(ply as usize - 1) % 4];
                     let (s, v) = post(
                         &format!("{url}/api/venue/counts/{id}/moves"),
-                        json!({"ply": ply, "move": mv, "arbiter": format!("裁判{i}")}),
+                        json!({"ply": ply, "revision": ply - 1, "move": mv, "arbiter": format!("裁判{i}")}),
                     );
                     assert_eq!(s, 200, "{v}");
                 }
@@ -437,7 +473,10 @@ fn what_was_acknowledged_survives_sigkill() {
                 let mv = SHUFFLE[(ply as usize - 1) % 4];
                 let r = agent()
                     .post(&format!("{url}/api/venue/counts/{id}/moves"))
-                    .send_string(&json!({"ply": ply, "move": mv, "arbiter": "x"}).to_string());
+                    .send_string(
+                        &json!({"ply": ply, "revision": ply - 1, "move": mv, "arbiter": "x"})
+                            .to_string(),
+                    );
                 match r {
                     Ok(r) if r.status() == 200 => acked.lock().unwrap()[k] = ply,
                     _ => return,

@@ -21,10 +21,13 @@ pub(crate) struct Connection {
 pub(crate) async fn guard(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
-    let admitted = admit(&state, &request).and_then(|()| match &state.venue {
-        Some(v) => super::venue::gate(v, &request),
-        None => Ok(()),
-    });
+    let admitted = match (admit(&state, &request), &state.venue) {
+        (Ok(()), Some(v)) => {
+            let headers = request.headers().clone();
+            super::venue::gate(v, &path, &headers).await
+        }
+        (result, _) => result,
+    };
     if let Err(e) = admitted {
         let peer = request
             .extensions()

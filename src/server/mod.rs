@@ -183,6 +183,7 @@ pub fn router(options: &ServerOptions) -> Router {
         .route("/api/venue/counts/{id}/moves", post(venue::add_move))
         .route("/api/venue/counts/{id}/takeback", post(venue::take_back))
         .route("/api/venue/counts/{id}/close", post(venue::close_count))
+        .route("/api/venue/counts/{id}/rule", post(venue::rule_count))
         .route("/api/venue/rule", post(venue::rule))
         .route("/api/venue/casebook", get(venue::casebook_list))
         .route("/api/venue/casebook/{id}", get(venue::casebook_entry))

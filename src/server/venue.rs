@@ -21,22 +21,26 @@
 use super::AppState;
 use super::api::{self, ApiError, RawQuery};
 use crate::service::{self, ClaimRequest, GameInput, ServiceError};
-use crate::venue::{AccessCode, CaseKind, ErrorKind, NewCase, NewCount, Store, VenueError};
+use crate::venue::{
+    AccessCode, CaseKind, ErrorKind, NO_CODE_TAG, NewCase, NewCount, Store, VenueError,
+};
 use crate::{Color, START_FEN};
 use axum::body::Body;
-use axum::extract::{Path, Request, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Version, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use std::sync::{Arc, Mutex};
 
-/// The session cookie's name.
-pub const COOKIE: &str = "xqa_session";
-
 /// The venue a server runs: its database, and the access code when one is needed.
 pub struct Venue {
     store: Mutex<Store>,
     code: Option<AccessCode>,
+    /// The session cookie's name: `xqa_session_` and the venue's id, so that two venues served
+    /// from one machine (cookies do not tell ports apart) keep their sessions apart.
+    cookie: String,
+    /// The tag of the sessions this server honours: its code's ([`AccessCode::tag`]).
+    code_tag: String,
 }
 
 impl std::fmt::Debug for Venue {
@@ -50,15 +54,17 @@ impl std::fmt::Debug for Venue {
 impl Venue {
     /// A venue over an open store; `code`: the access code arbiters must give (None: on
     /// loopback, nobody is asked).
-    pub fn new(store: Store, code: Option<AccessCode>) -> Venue {
-        Venue {
+    pub fn new(store: Store, code: Option<AccessCode>) -> Result<Venue, VenueError> {
+        let cookie = format!("xqa_session_{}", store.uid()?);
+        let code_tag = code
+            .as_ref()
+            .map_or_else(|| NO_CODE_TAG.to_owned(), AccessCode::tag);
+        Ok(Venue {
             store: Mutex::new(store),
             code,
-        }
-    }
-
-    fn database(&self) -> String {
-        self.lock().path().display().to_string()
+            cookie,
+            code_tag,
+        })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Store> {
@@ -68,27 +74,31 @@ impl Venue {
     }
 }
 
-fn venue_error(e: VenueError) -> ApiError {
-    let status = match e.kind {
+/// The HTTP status of a venue error.
+fn status_of(e: &VenueError) -> StatusCode {
+    match e.kind {
         ErrorKind::NotFound(_) => StatusCode::NOT_FOUND,
         ErrorKind::Conflict { .. } | ErrorKind::Running { .. } => StatusCode::CONFLICT,
         ErrorKind::Invalid(_) => StatusCode::BAD_REQUEST,
         ErrorKind::Locked => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
-    };
-    let message = match e.kind {
-        // (The file's name is the operator's business, not the device's.)
-        ErrorKind::NotFound(_)
-        | ErrorKind::Conflict { .. }
-        | ErrorKind::Running { .. }
-        | ErrorKind::Invalid(_) => {
-            let text = e.to_string();
-            let file = format!("{}: ", e.path.display());
-            text.strip_prefix(&file).unwrap_or(&text).to_owned()
-        }
-        _ => e.to_string(),
-    };
-    ApiError::new(status, e.code(), message)
+    }
+}
+
+/// A venue error as a device is told it: without the database's file name (the operator's
+/// business: the server's log has the whole error).
+fn device_message(e: &VenueError) -> String {
+    let text = e.to_string();
+    let file = format!("{}: ", e.path.display());
+    text.strip_prefix(&file).unwrap_or(&text).to_owned()
+}
+
+fn venue_error(e: VenueError) -> ApiError {
+    let status = status_of(&e);
+    if status == StatusCode::INTERNAL_SERVER_ERROR {
+        super::log::refused(&format!("venue database: {e}"));
+    }
+    ApiError::new(status, e.code(), device_message(&e))
 }
 
 fn unauthorized(message: &str) -> ApiError {
@@ -124,39 +134,66 @@ fn venue_of(state: &AppState) -> Result<&Arc<Venue>, ApiError> {
     })
 }
 
-fn session_token(headers: &HeaderMap) -> Option<String> {
+/// Every value of the venue's session cookie the request carries (another service on the same
+/// host may have set one of the same name for another path).
+fn session_tokens(venue: &Venue, headers: &HeaderMap) -> Vec<String> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE)
+        .filter(|(name, _)| *name == venue.cookie)
         .map(|(_, value)| value.trim().to_owned())
+        .take(8)
+        .collect()
 }
 
-/// Whether a request may go on: off loopback, only with a session (but for the page's assets,
-/// the venue's description and the login).
-pub(crate) fn gate(venue: &Venue, request: &Request) -> Result<(), ApiError> {
+/// The session of a request, if one of its cookies opens one under this server's code.
+async fn session_of(
+    venue: &Arc<Venue>,
+    headers: &HeaderMap,
+) -> Result<Option<crate::venue::Session>, ApiError> {
+    let tokens = session_tokens(venue, headers);
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    let tag = venue.code_tag.clone();
+    with_store(venue, move |s| {
+        for token in &tokens {
+            if let Some(found) = s.session(token, &tag)? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
+    })
+    .await
+}
+
+/// Whether a request may go on: where a code is asked, only with a session (but for the page's
+/// assets, the venue's description and the login).
+pub(crate) async fn gate(
+    venue: &Arc<Venue>,
+    path: &str,
+    headers: &HeaderMap,
+) -> Result<(), ApiError> {
     if venue.code.is_none() {
         return Ok(());
     }
-    let path = request.uri().path();
     let open = !path.starts_with("/api/") || matches!(path, "/api/venue" | "/api/venue/login");
     if open {
         return Ok(());
     }
-    let Some(token) = session_token(request.headers()) else {
+    if session_tokens(venue, headers).is_empty() {
         return Err(unauthorized(
-            "this venue's server needs its access code: enter it on the page (POST /api/venue/login)",
+            "this venue's server needs its access code: enter it on the venue page (/venue)",
         ));
-    };
-    match venue.lock().session(&token) {
-        Ok(Some(_)) => Ok(()),
-        Ok(None) => Err(unauthorized(
-            "this device's session is not known: enter the access code again",
+    }
+    match session_of(venue, headers).await? {
+        Some(_) => Ok(()),
+        None => Err(unauthorized(
+            "this device's session is not known (or the access code changed): enter the access code again on the venue page (/venue)",
         )),
-        Err(e) => Err(venue_error(e)),
     }
 }
 
@@ -167,11 +204,8 @@ async fn arbiter(
     headers: &HeaderMap,
     given: Option<&str>,
 ) -> Result<String, ApiError> {
-    if let Some(token) = session_token(headers) {
-        let found = with_store(venue, move |s| s.session(&token)).await?;
-        if let Some(session) = found {
-            return Ok(session.arbiter);
-        }
+    if let Some(session) = session_of(venue, headers).await? {
+        return Ok(session.arbiter);
     }
     match given.map(str::trim).filter(|s| !s.is_empty()) {
         Some(name) if venue.code.is_none() => Ok(name.to_owned()),
@@ -211,12 +245,7 @@ pub(crate) async fn info(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let venue = venue_of(&state)?;
-    let who = match session_token(&headers) {
-        Some(token) => with_store(venue, move |s| s.session(&token))
-            .await?
-            .map(|s| s.arbiter),
-        None => None,
-    };
+    let who = session_of(venue, &headers).await?.map(|s| s.arbiter);
     let event = service::event_of(state.event.as_ref())
         .ok()
         .flatten()
@@ -226,7 +255,6 @@ pub(crate) async fn info(
         &serde_json::json!({
             "schema": 1,
             "venue": {
-                "database": venue.database(),
                 "access_required": venue.code.is_some(),
                 "arbiter": who,
                 "event": event,
@@ -248,26 +276,43 @@ pub(crate) async fn login(State(state): State<AppState>, body: Body) -> Result<R
     let login: Login = body_json(&api::read_body(&state, body).await?)?;
     let right = venue.code.as_ref().is_none_or(|c| c.matches(&login.code));
     if !right {
-        // (A wrong code costs a second: no guessing at speed.)
+        // A wrong code costs a second, and wrong codes are answered one at a time: at most one
+        // guess a second, however many connections guess at once.
+        static WRONG: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+        let _turn = WRONG.lock().await;
         tokio::time::sleep(std::time::Duration::from_secs(1)).await;
         super::log::refused("a wrong access code was given");
         return Err(unauthorized("wrong access code"));
     }
     let name = login.arbiter;
-    let session = with_store(&venue, move |s| s.open_session(&name)).await?;
+    let tag = venue.code_tag.clone();
+    let session = with_store(&venue, move |s| s.open_session(&name, &tag)).await?;
     let mut r = json_answer(
         StatusCode::OK,
         &serde_json::json!({"schema": 1, "arbiter": session.arbiter}),
     );
     let cookie = format!(
-        "{COOKIE}={}; Path=/; HttpOnly; SameSite=Strict",
-        session.token
+        "{}={}; Path=/; HttpOnly; SameSite=Strict",
+        venue.cookie, session.token
     );
     r.headers_mut().insert(
         header::SET_COOKIE,
         HeaderValue::from_str(&cookie).expect("hex token"),
     );
     Ok(r)
+}
+
+/// The claim of a count: its claimant's, under the server's event and the count's time control
+/// (without an event, the time control names the limit profile).
+fn count_claim(state: &AppState, count: &crate::venue::Count, claimant: Color) -> ClaimRequest {
+    let mut request = ClaimRequest::new(claimant);
+    request.event = state.event.clone();
+    match (&state.event, &count.time_control) {
+        (Some(_), tc) => request.time_control = tc.clone(),
+        (None, Some(tc)) => request.profile = tc.clone(),
+        (None, None) => {}
+    }
+    request
 }
 
 /// A count's claim state at a glance: the claim report's counts, or why there is none.
@@ -277,13 +322,7 @@ fn claim_state(state: &AppState, count: &crate::venue::Count) -> serde_json::Val
         Some("black") => Color::Black,
         _ => return serde_json::Value::Null,
     };
-    let mut request = ClaimRequest::new(claimant);
-    request.event = state.event.clone();
-    match (&state.event, &count.time_control) {
-        (Some(_), tc) => request.time_control = tc.clone(),
-        (None, Some(tc)) => request.profile = tc.clone(),
-        (None, None) => {}
-    }
+    let request = count_claim(state, count, claimant);
     let moves = count.moves_text();
     let input = GameInput::fen(Some(&count.fen), Some(&moves));
     match service::claim(&input, &request) {
@@ -411,12 +450,15 @@ pub(crate) async fn count(
 #[serde(deny_unknown_fields)]
 struct AddMove {
     ply: u32,
+    /// The count's revision the device saw.
+    revision: u32,
     #[serde(rename = "move")]
     mv: String,
     arbiter: Option<String>,
 }
 
-/// POST /api/venue/counts/{id}/moves {"ply","move"}: stored, then acknowledged with the count.
+/// POST /api/venue/counts/{id}/moves {"ply","revision","move"}: stored, then acknowledged with
+/// the count.
 pub(crate) async fn add_move(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -427,7 +469,10 @@ pub(crate) async fn add_move(
     let venue = venue_of(&state)?.clone();
     let add: AddMove = body_json(&api::read_body(&state, body).await?)?;
     let who = arbiter(&venue, &headers, add.arbiter.as_deref()).await?;
-    let count = with_store(&venue, move |s| s.append_move(id, add.ply, &add.mv, &who)).await?;
+    let count = with_store(&venue, move |s| {
+        s.append_move(id, add.ply, add.revision, &add.mv, &who)
+    })
+    .await?;
     Ok(json_answer(StatusCode::OK, &count_json(&count)))
 }
 
@@ -435,11 +480,12 @@ pub(crate) async fn add_move(
 #[serde(deny_unknown_fields)]
 struct TakeBack {
     ply: u32,
+    revision: u32,
     arbiter: Option<String>,
 }
 
-/// POST /api/venue/counts/{id}/takeback {"ply"}: the last move (which must be that ply) taken
-/// back.
+/// POST /api/venue/counts/{id}/takeback {"ply","revision"}: the last move (which must be that
+/// ply, of that revision) taken back; it stays on record as withdrawn.
 pub(crate) async fn take_back(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -449,8 +495,11 @@ pub(crate) async fn take_back(
     let id = id_of(&id)?;
     let venue = venue_of(&state)?.clone();
     let back: TakeBack = body_json(&api::read_body(&state, body).await?)?;
-    arbiter(&venue, &headers, back.arbiter.as_deref()).await?;
-    let count = with_store(&venue, move |s| s.take_back(id, back.ply)).await?;
+    let who = arbiter(&venue, &headers, back.arbiter.as_deref()).await?;
+    let count = with_store(&venue, move |s| {
+        s.take_back(id, back.ply, back.revision, &who)
+    })
+    .await?;
     Ok(json_answer(StatusCode::OK, &count_json(&count)))
 }
 
@@ -484,6 +533,22 @@ pub(crate) async fn close_count(
 const ENTRY: &[&str] = &[
     "kind", "sheet_of", "round", "table", "red", "black", "corrects", "arbiter",
 ];
+
+/// The largest record a case book entry keeps (real games take a few kilobytes).
+const MAX_CASE_RECORD: usize = 1024 * 1024;
+
+/// Checks an entry's names and the entry it corrects before anything is ruled (a ruling that
+/// could not be recorded is not computed).
+async fn check_entry(venue: &Arc<Venue>, new: &NewCase) -> Result<(), ApiError> {
+    if new.record.len() > MAX_CASE_RECORD {
+        return Err(api::usage(format!(
+            "the record is {} bytes: a case book entry keeps records of at most {MAX_CASE_RECORD} bytes",
+            new.record.len()
+        )));
+    }
+    let probe = new.clone();
+    with_store(venue, move |s| s.check_case(&probe)).await
+}
 
 /// POST /api/venue/rule?kind=claim|cycle|sheet&round=&table=&red=&black=&corrects=&arbiter=
 /// (kind=sheet: `sheet_of=claim|adjudicate`) with the parameters and body of `/api/claim` or
@@ -552,13 +617,14 @@ pub(crate) async fn rule(
         black: text("black"),
         record,
         record_bytes,
-        ruling: serde_json::Value::Null,
+        ruling: serde_json::json!({}),
         sheet: None,
     };
     let lane = api::lane(&state, &input);
     if claim {
         let request = api::claim_request(&state, &q)?;
         new.event = event_name(request.event.as_ref())?;
+        check_entry(&venue, &new).await?;
         api::analyse(&state, version, lane, move |sink| {
             let outcome = service::claim(&input, &request)?;
             api::still_wanted()?;
@@ -571,6 +637,7 @@ pub(crate) async fn rule(
     } else {
         let options = api::adjudicate_options(&state, &q)?;
         new.event = event_name(options.event.as_ref())?;
+        check_entry(&venue, &new).await?;
         api::analyse(&state, version, lane, move |sink| {
             let report = service::adjudicate(&input, &options)?;
             api::still_wanted()?;
@@ -581,6 +648,82 @@ pub(crate) async fn rule(
         })
         .await
     }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleCount {
+    /// The count's revision the device saw: the claim is ruled on that count, or refused (409).
+    revision: u32,
+    corrects: Option<i64>,
+    arbiter: Option<String>,
+}
+
+/// POST /api/venue/counts/{id}/rule {"revision"}: the count's claim (its claimant, under the
+/// server's event and the count's time control) ruled on the count as stored, at the revision
+/// the device saw (409 when it has changed since), and recorded with its sheet.
+pub(crate) async fn rule_count(
+    State(state): State<AppState>,
+    version: Version,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let id = id_of(&id)?;
+    let venue = venue_of(&state)?.clone();
+    let asked: RuleCount = body_json(&api::read_body(&state, body).await?)?;
+    let who = arbiter(&venue, &headers, asked.arbiter.as_deref()).await?;
+    let count = with_store(&venue, move |s| s.count(id)).await?;
+    if count.revision != asked.revision {
+        return Err(venue_error(VenueError {
+            path: std::path::PathBuf::new(),
+            kind: ErrorKind::Conflict {
+                plies: count.plies(),
+                revision: count.revision,
+                ply: count.plies(),
+                seen: asked.revision,
+            },
+        }));
+    }
+    let claimant = match count.claimant.as_deref() {
+        Some("red") => Color::Red,
+        Some("black") => Color::Black,
+        _ => {
+            return Err(api::usage(format!(
+                "live count {id} has no claimant: start a count with the side that claims"
+            )));
+        }
+    };
+    let request = count_claim(&state, &count, claimant);
+    let moves = count.moves_text();
+    let input = GameInput::fen(Some(&count.fen), Some(&moves));
+    let mut new = NewCase {
+        kind: CaseKind::Claim,
+        corrects: asked.corrects,
+        event: event_name(request.event.as_ref())?,
+        time_control: count.time_control.clone(),
+        round: count.round.clone(),
+        table: count.table.clone(),
+        red: count.red.clone(),
+        black: count.black.clone(),
+        record: format!(
+            "FEN: {}\nMoves: {moves}\nLive count {id}, revision {}",
+            count.fen, count.revision
+        ),
+        record_bytes: None,
+        ruling: serde_json::json!({}),
+        sheet: None,
+    };
+    check_entry(&venue, &new).await?;
+    let lane = api::lane(&state, &input);
+    api::analyse(&state, version, lane, move |sink| {
+        let outcome = service::claim(&input, &request)?;
+        api::still_wanted()?;
+        new.ruling = outcome.to_json_value();
+        new.sheet = Some(service::claim_sheet(&input, &request)?);
+        record_entry(&venue, &new, &who, sink)
+    })
+    .await
 }
 
 fn event_name(event: Option<&service::SettingsText>) -> Result<Option<String>, ApiError> {
@@ -594,32 +737,24 @@ fn record_entry(
     arbiter: &str,
     sink: &mut super::stream::Sink,
 ) -> Result<(), ServiceError> {
-    let entry = venue
-        .lock()
-        .record_case(new, arbiter)
-        .map_err(|e| ServiceError::usage(e.to_string()))?;
+    let entry = venue.lock().record_case(new, arbiter).map_err(|e| {
+        super::log::refused(&format!("venue database: {e}"));
+        let mut error = ServiceError::usage(device_message(&e));
+        error.kind = e.code().to_owned();
+        error
+    })?;
     sink.json(&serde_json::json!({"schema": 1, "entry": entry}))?;
     sink.put(b"\n")
 }
 
-/// GET /api/venue/casebook: every entry (without its sheet: `has_sheet` says whether it has
-/// one), by round and table.
+/// GET /api/venue/casebook: every entry at a glance (without its record, ruling and sheet: the
+/// verdicts, and `has_sheet`), by round and table.
 pub(crate) async fn casebook_list(State(state): State<AppState>) -> Result<Response, ApiError> {
     let venue = venue_of(&state)?;
-    let entries = with_store(venue, |s| s.casebook()).await?;
-    let list: Vec<serde_json::Value> = entries
-        .into_iter()
-        .map(|mut e| {
-            let has_sheet = e.sheet.take().is_some();
-            let mut v = serde_json::to_value(&e).expect("serialises");
-            v["has_sheet"] = has_sheet.into();
-            v.as_object_mut().map(|o| o.remove("sheet"));
-            v
-        })
-        .collect();
+    let entries = with_store(venue, |s| s.casebook_glance()).await?;
     Ok(json_answer(
         StatusCode::OK,
-        &serde_json::json!({"schema": 1, "database": venue.database(), "entries": list}),
+        &serde_json::json!({"schema": 1, "entries": entries}),
     ))
 }
 

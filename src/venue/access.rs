@@ -73,6 +73,16 @@ impl AccessCode {
         &self.0
     }
 
+    /// The code's tag, kept with each session it opens: a session opened under another code (the
+    /// server restarted with a new one, or none on loopback) is not honoured. A fingerprint, not
+    /// a secret: whoever reads the database has the sessions anyway.
+    pub fn tag(&self) -> String {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        canonical(&self.0).hash(&mut h);
+        format!("{:016x}", h.finish())
+    }
+
     /// Whether `given` is this code: case, spaces and dashes do not matter; the comparison takes
     /// the same time wherever the first difference is.
     pub fn matches(&self, given: &str) -> bool {
@@ -87,6 +97,9 @@ impl AccessCode {
             == 0
     }
 }
+
+/// The tag of the sessions opened where no code is asked (loopback).
+pub const NO_CODE_TAG: &str = "-";
 
 /// A device let in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,8 +116,9 @@ fn is_token(s: &str) -> bool {
 }
 
 impl Store {
-    /// Opens a session for an arbiter who gave the right code.
-    pub fn open_session(&mut self, arbiter: &str) -> Result<Session, VenueError> {
+    /// Opens a session for an arbiter who gave the right code, whose tag it keeps
+    /// ([`AccessCode::tag`], or [`NO_CODE_TAG`]).
+    pub fn open_session(&mut self, arbiter: &str, code_tag: &str) -> Result<Session, VenueError> {
         let path = self.path().to_path_buf();
         let arbiter = clean_name(&path, "arbiter's name", arbiter)?;
         let token: String = random_bytes(16)
@@ -115,24 +129,25 @@ impl Store {
         self.conn
             .execute(
                 &format!(
-                    "INSERT INTO sessions (token, arbiter, created_at) VALUES (?1, ?2, {NOW})"
+                    "INSERT INTO sessions (token, arbiter, code_tag, created_at) VALUES (?1, ?2, \
+                     ?3, {NOW})"
                 ),
-                params![token, arbiter],
+                params![token, arbiter, code_tag],
             )
             .map_err(|e| VenueError::sqlite(&path, e))?;
-        self.session(&token)?
+        self.session(&token, code_tag)?
             .ok_or_else(|| VenueError::new(&path, ErrorKind::NotFound("the new session".into())))
     }
 
-    /// The session of this token, if there is one.
-    pub fn session(&self, token: &str) -> Result<Option<Session>, VenueError> {
+    /// The session of this token, if there is one opened under the code of tag `code_tag`.
+    pub fn session(&self, token: &str, code_tag: &str) -> Result<Option<Session>, VenueError> {
         if !is_token(token) {
             return Ok(None);
         }
         self.conn
             .query_row(
-                "SELECT token, arbiter, created_at FROM sessions WHERE token = ?1",
-                [token],
+                "SELECT token, arbiter, created_at FROM sessions WHERE token = ?1 AND code_tag = ?2",
+                [token, code_tag],
                 |r| {
                     Ok(Session {
                         token: r.get(0)?,

@@ -140,8 +140,27 @@ fn entry(r: &rusqlite::Row<'_>) -> rusqlite::Result<CaseEntry> {
 }
 
 impl Store {
+    /// Checks an entry before its ruling is computed: its names, and the entry it corrects.
+    pub fn check_case(&self, new: &NewCase) -> Result<(), VenueError> {
+        let path = self.path();
+        clean_name(path, "round", &new.round)?;
+        clean_name(path, "table", &new.table)?;
+        optional_name(path, "red player's name", &new.red)?;
+        optional_name(path, "black player's name", &new.black)?;
+        for (what, v) in [("event", &new.event), ("time control", &new.time_control)] {
+            if let Some(v) = v {
+                clean_name(path, what, v)?;
+            }
+        }
+        if let Some(c) = new.corrects {
+            self.case(c)?;
+        }
+        Ok(())
+    }
+
     /// Records an entry and returns it as stored.
     pub fn record_case(&mut self, new: &NewCase, arbiter: &str) -> Result<CaseEntry, VenueError> {
+        self.check_case(new)?;
         let path = self.path().to_path_buf();
         let arbiter = clean_name(&path, "arbiter's name", arbiter)?;
         let round = clean_name(&path, "round", &new.round)?;
@@ -159,10 +178,6 @@ impl Store {
                 &path,
                 ErrorKind::Invalid("the entry's ruling must be a JSON object".into()),
             ));
-        }
-        if let Some(c) = new.corrects {
-            // The corrected entry must exist (the foreign key says so too; this names it).
-            self.case(c)?;
         }
         let sql = |e| VenueError::sqlite(&path, e);
         self.conn
@@ -228,6 +243,70 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Every entry at a glance, by round and table, for a page that polls it: without its record,
+    /// ruling and sheet, with the ruling's verdicts (`verdict`, `valid`, the cycles' verdicts,
+    /// the outcome's result) and whether it has a sheet.
+    pub fn casebook_glance(&self) -> Result<Vec<serde_json::Value>, VenueError> {
+        let path = self.path();
+        let sql = |e| VenueError::sqlite(path, e);
+        let mut stmt = self
+            .conn
+            .prepare(&format!(
+                "SELECT id, corrects, kind, event, time_control, round, board, red, black, \
+                 arbiter, at, json_extract(ruling, '$.verdict'), json_extract(ruling, '$.valid'), \
+                 (SELECT group_concat(json_extract(value, '$.verdict'), ' ') FROM \
+                 json_each(ruling, '$.cycles')), json_extract(ruling, '$.outcome.result'), \
+                 sheet IS NOT NULL, (SELECT group_concat(c.id) FROM casebook c WHERE c.corrects = \
+                 casebook.id) FROM casebook ORDER BY {}, id",
+                super::TABLE_ORDER
+            ))
+            .map_err(sql)?;
+        stmt.query_map([], |r| {
+            let corrected: Option<String> = r.get(16)?;
+            let corrected_by: Vec<i64> = corrected
+                .as_deref()
+                .unwrap_or("")
+                .split(',')
+                .filter_map(|s| s.parse().ok())
+                .collect();
+            let cycles: Option<String> = r.get(13)?;
+            Ok(serde_json::json!({
+                "id": r.get::<_, i64>(0)?,
+                "corrects": r.get::<_, Option<i64>>(1)?,
+                "corrected_by": corrected_by,
+                "kind": r.get::<_, String>(2)?,
+                "event": r.get::<_, Option<String>>(3)?,
+                "time_control": r.get::<_, Option<String>>(4)?,
+                "round": r.get::<_, String>(5)?,
+                "table": r.get::<_, String>(6)?,
+                "red": r.get::<_, String>(7)?,
+                "black": r.get::<_, String>(8)?,
+                "arbiter": r.get::<_, String>(9)?,
+                "at": r.get::<_, String>(10)?,
+                "verdict": r.get::<_, Option<String>>(11)?,
+                "valid": r.get::<_, Option<bool>>(12)?,
+                "cycle_verdicts": cycles.map(|c| c.split(' ').map(str::to_owned).collect::<Vec<_>>()).unwrap_or_default(),
+                "result": r.get::<_, Option<String>>(14)?,
+                "has_sheet": r.get::<_, bool>(15)?,
+            }))
+        })
+        .map_err(sql)?
+        .collect::<Result<_, _>>()
+        .map_err(sql)
+    }
+}
+
+/// A cell as a spreadsheet reads it: text that would start a formula (`=`, `+`, `-`, `@`, a tab
+/// or a carriage return first) is marked as text with a leading apostrophe.
+fn cell(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}").into()
+    } else {
+        s.into()
+    }
+}
+
 /// The case book as one JSON object: `{"schema":1,"database","entries":[...]}`.
 pub fn to_json(database: &std::path::Path, entries: &[CaseEntry]) -> serde_json::Value {
     serde_json::json!({
@@ -259,30 +338,32 @@ pub fn write_csv<W: Write>(out: W, entries: &[CaseEntry]) -> std::io::Result<()>
         "at",
         "record",
         "ruling",
+        "record_hex",
         "has_sheet",
     ])?;
     for e in entries {
         let corrected_by: Vec<String> = e.corrected_by.iter().map(|i| i.to_string()).collect();
-        w.write_record([
-            e.id.to_string().as_str(),
-            e.corrects
-                .map(|c| c.to_string())
-                .unwrap_or_default()
-                .as_str(),
-            corrected_by.join(" ").as_str(),
-            e.kind.as_str(),
-            e.event.as_deref().unwrap_or(""),
-            e.time_control.as_deref().unwrap_or(""),
-            &e.round,
-            &e.table,
-            &e.red,
-            &e.black,
-            &e.arbiter,
-            &e.at,
-            &e.record,
-            e.ruling.to_string().as_str(),
-            if e.sheet.is_some() { "yes" } else { "no" },
-        ])?;
+        let corrects = e.corrects.map(|c| c.to_string()).unwrap_or_default();
+        let ruling = e.ruling.to_string();
+        let row: [std::borrow::Cow<'_, str>; 16] = [
+            e.id.to_string().into(),
+            corrects.as_str().into(),
+            corrected_by.join(" ").into(),
+            e.kind.as_str().into(),
+            cell(e.event.as_deref().unwrap_or("")),
+            cell(e.time_control.as_deref().unwrap_or("")),
+            cell(&e.round),
+            cell(&e.table),
+            cell(&e.red),
+            cell(&e.black),
+            cell(&e.arbiter),
+            e.at.as_str().into(),
+            cell(&e.record),
+            ruling.as_str().into(),
+            e.record_hex.as_deref().unwrap_or("").into(),
+            if e.sheet.is_some() { "yes" } else { "no" }.into(),
+        ];
+        w.write_record(row.iter().map(|c| c.as_bytes()))?;
     }
     w.flush()
 }

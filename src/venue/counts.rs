@@ -1,7 +1,9 @@
 //! Live counts kept on the server: each belongs to a round and a table, has an id, and is
 //! extended one move at a time by whichever device the arbiter holds. A move is stored (and
-//! committed) before it is acknowledged; a move sent for a ply the count has already passed is
-//! refused with the ply it reached ([`ErrorKind::Conflict`]), never merged.
+//! committed) before it is acknowledged. Every change raises the count's revision, and a change
+//! is made only to the revision its device saw: a move or take-back sent from an older view is
+//! refused with the ply and revision the count reached ([`ErrorKind::Conflict`]), never merged.
+//! A take-back keeps the move it withdraws, with who withdrew it and when.
 
 use super::{ErrorKind, NOW, Store, VenueError, clean_name, optional_name};
 use crate::{Color, Move, Position};
@@ -30,12 +32,17 @@ pub struct CountMove {
     pub iccs: String,
     pub entered_by: String,
     pub entered_at: String,
+    /// Who took the move back, and when (a withdrawn move stays on record).
+    pub withdrawn_by: Option<String>,
+    pub withdrawn_at: Option<String>,
 }
 
 /// A live count as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Count {
     pub id: i64,
+    /// Raised by every move entered or taken back.
+    pub revision: u32,
     pub round: String,
     pub table: String,
     pub red: String,
@@ -47,7 +54,10 @@ pub struct Count {
     pub started_at: String,
     pub closed_by: Option<String>,
     pub closed_at: Option<String>,
+    /// The moves of the count, ply by ply.
     pub moves: Vec<CountMove>,
+    /// The moves taken back, in the order they were entered.
+    pub withdrawn: Vec<CountMove>,
 }
 
 impl Count {
@@ -137,7 +147,7 @@ impl Store {
             .conn
             .query_row(
                 "SELECT id, round, board, red, black, time_control, claimant, fen, started_by, \
-                 started_at, closed_by, closed_at FROM counts WHERE id = ?1",
+                 started_at, closed_by, closed_at, revision FROM counts WHERE id = ?1",
                 [id],
                 |r| {
                     Ok(Count {
@@ -153,7 +163,9 @@ impl Store {
                         started_at: r.get(9)?,
                         closed_by: r.get(10)?,
                         closed_at: r.get(11)?,
+                        revision: r.get(12)?,
                         moves: Vec::new(),
+                        withdrawn: Vec::new(),
                     })
                 },
             )
@@ -165,22 +177,26 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare_cached(
-                "SELECT ply, iccs, entered_by, entered_at FROM count_moves WHERE count_id = ?1 \
-                 ORDER BY ply",
+                "SELECT ply, iccs, entered_by, entered_at, withdrawn_by, withdrawn_at FROM \
+                 count_moves WHERE count_id = ?1 ORDER BY withdrawn_at IS NOT NULL, \
+                 CASE WHEN withdrawn_at IS NULL THEN ply ELSE id END",
             )
             .map_err(sql)?;
-        count.moves = stmt
+        let all: Vec<CountMove> = stmt
             .query_map([id], |r| {
                 Ok(CountMove {
                     ply: r.get(0)?,
                     iccs: r.get(1)?,
                     entered_by: r.get(2)?,
                     entered_at: r.get(3)?,
+                    withdrawn_by: r.get(4)?,
+                    withdrawn_at: r.get(5)?,
                 })
             })
             .map_err(sql)?
             .collect::<Result<_, _>>()
             .map_err(sql)?;
+        (count.withdrawn, count.moves) = all.into_iter().partition(|m| m.withdrawn_at.is_some());
         Ok(count)
     }
 
@@ -210,14 +226,16 @@ impl Store {
         ids.into_iter().map(|id| self.count(id)).collect()
     }
 
-    /// Adds the move that becomes ply `ply` of the count (1 for the first move). When the count
-    /// already holds `ply` moves or more (another device moved it on), or fewer than `ply - 1`,
-    /// the move is refused with [`ErrorKind::Conflict`] naming the plies it holds. An illegal
-    /// move is refused with the position it was tried in.
+    /// Adds the move that becomes ply `ply` of the count (1 for the first move), entered on a
+    /// device that saw the count at `revision`. When the count has changed since (another device
+    /// moved it on or took a move back), the move is refused with [`ErrorKind::Conflict`] naming
+    /// the plies and revision it holds. An illegal move is refused with the position it was
+    /// tried in.
     pub fn append_move(
         &mut self,
         id: i64,
         ply: u32,
+        revision: u32,
         iccs: &str,
         arbiter: &str,
     ) -> Result<Count, VenueError> {
@@ -228,15 +246,15 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(sql)?;
-        let head: Option<(String, Option<String>)> = tx
+        let head: Option<(String, Option<String>, u32)> = tx
             .query_row(
-                "SELECT fen, closed_at FROM counts WHERE id = ?1",
+                "SELECT fen, closed_at, revision FROM counts WHERE id = ?1",
                 [id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()
             .map_err(sql)?;
-        let Some((fen, closed)) = head else {
+        let Some((fen, closed, current)) = head else {
             return Err(VenueError::new(
                 &path,
                 ErrorKind::NotFound(format!("live count {id}")),
@@ -250,7 +268,10 @@ impl Store {
         }
         let moves: Vec<String> = {
             let mut stmt = tx
-                .prepare_cached("SELECT iccs FROM count_moves WHERE count_id = ?1 ORDER BY ply")
+                .prepare_cached(
+                    "SELECT iccs FROM count_moves WHERE count_id = ?1 AND withdrawn_at IS NULL \
+                     ORDER BY ply",
+                )
                 .map_err(sql)?;
             stmt.query_map([id], |r| r.get(0))
                 .map_err(sql)?
@@ -258,12 +279,14 @@ impl Store {
                 .map_err(sql)?
         };
         let plies = moves.len() as u32;
-        if ply != plies + 1 {
+        if ply != plies + 1 || revision != current {
             return Err(VenueError::new(
                 &path,
                 ErrorKind::Conflict {
                     plies,
-                    expected: ply,
+                    revision: current,
+                    ply,
+                    seen: revision,
                 },
             ));
         }
@@ -304,29 +327,42 @@ impl Store {
             params![id, ply, mv.iccs(), arbiter],
         )
         .map_err(sql)?;
+        tx.execute(
+            "UPDATE counts SET revision = revision + 1 WHERE id = ?1",
+            [id],
+        )
+        .map_err(sql)?;
         tx.commit().map_err(sql)?;
         self.count(id)
     }
 
-    /// Takes back the last move, which must be ply `ply` (so that a device that has not seen a
-    /// later move cannot take it back): otherwise [`ErrorKind::Conflict`].
-    pub fn take_back(&mut self, id: i64, ply: u32) -> Result<Count, VenueError> {
+    /// Takes back the last move, which must be ply `ply`, from a device that saw the count at
+    /// `revision` (so that a device that has not seen a later change cannot undo it): otherwise
+    /// [`ErrorKind::Conflict`]. The move stays on record as withdrawn, by `arbiter`.
+    pub fn take_back(
+        &mut self,
+        id: i64,
+        ply: u32,
+        revision: u32,
+        arbiter: &str,
+    ) -> Result<Count, VenueError> {
         let path = self.path().to_path_buf();
+        let arbiter = clean_name(&path, "arbiter's name", arbiter)?;
         let sql = |e| VenueError::sqlite(&path, e);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(sql)?;
-        let row: Option<(Option<String>, u32)> = tx
+        let row: Option<(Option<String>, u32, u32)> = tx
             .query_row(
-                "SELECT closed_at, (SELECT count(*) FROM count_moves WHERE count_id = ?1) \
-                 FROM counts WHERE id = ?1",
+                "SELECT closed_at, (SELECT count(*) FROM count_moves WHERE count_id = ?1 AND \
+                 withdrawn_at IS NULL), revision FROM counts WHERE id = ?1",
                 [id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()
             .map_err(sql)?;
-        let Some((closed, plies)) = row else {
+        let Some((closed, plies, current)) = row else {
             return Err(VenueError::new(
                 &path,
                 ErrorKind::NotFound(format!("live count {id}")),
@@ -338,18 +374,34 @@ impl Store {
                 ErrorKind::Invalid(format!("live count {id} is closed")),
             ));
         }
-        if ply == 0 || ply != plies {
+        if ply == 0 {
+            return Err(VenueError::new(
+                &path,
+                ErrorKind::Invalid("ply 0 is no move: the first ply is 1".into()),
+            ));
+        }
+        if ply != plies || revision != current {
             return Err(VenueError::new(
                 &path,
                 ErrorKind::Conflict {
                     plies,
-                    expected: ply,
+                    revision: current,
+                    ply,
+                    seen: revision,
                 },
             ));
         }
         tx.execute(
-            "DELETE FROM count_moves WHERE count_id = ?1 AND ply = ?2",
-            params![id, ply],
+            &format!(
+                "UPDATE count_moves SET withdrawn_by = ?3, withdrawn_at = {NOW} WHERE count_id = \
+                 ?1 AND ply = ?2 AND withdrawn_at IS NULL"
+            ),
+            params![id, ply, arbiter],
+        )
+        .map_err(sql)?;
+        tx.execute(
+            "UPDATE counts SET revision = revision + 1 WHERE id = ?1",
+            [id],
         )
         .map_err(sql)?;
         tx.commit().map_err(sql)?;

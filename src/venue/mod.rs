@@ -14,7 +14,7 @@ pub mod casebook;
 pub mod counts;
 pub mod store;
 
-pub use access::{AccessCode, Session};
+pub use access::{AccessCode, NO_CODE_TAG, Session};
 pub use casebook::{CaseEntry, CaseKind, NewCase};
 pub use counts::{Count, CountMove, NewCount};
 pub use store::{Access, SCHEMA_VERSION, Store};
@@ -48,9 +48,14 @@ pub enum ErrorKind {
     Sqlite(String),
     /// No live count, case book entry or session with this id.
     NotFound(String),
-    /// A live count moved on since the device last saw it: it holds `plies` moves, and the move
-    /// sent was meant as ply `expected`.
-    Conflict { plies: u32, expected: u32 },
+    /// A live count changed since the device last saw it: it holds `plies` moves at revision
+    /// `revision`, and the change sent was for ply `ply` of the count as seen at revision `seen`.
+    Conflict {
+        plies: u32,
+        revision: u32,
+        ply: u32,
+        seen: u32,
+    },
     /// The table already has a running live count, with this id.
     Running { id: i64 },
     /// A value given is not acceptable (an illegal move, an empty name ...).
@@ -112,9 +117,14 @@ impl VenueError {
             ErrorKind::Io(why) => format!("{file}：{why}"),
             ErrorKind::Sqlite(why) => format!("{file}：数据库错误：{why}"),
             ErrorKind::NotFound(what) => format!("{file}：找不到 {what}"),
-            ErrorKind::Conflict { plies, expected } => {
-                format!("计数已前进：已有 {plies} 步，本次输入的是第 {expected} 步；请刷新后再输入")
-            }
+            ErrorKind::Conflict {
+                plies,
+                revision,
+                ply,
+                seen,
+            } => format!(
+                "计数已有变动：现有 {plies} 步（版本 {revision}），本次操作针对第 {ply} 步（所见版本 {seen}）；请刷新后再输入"
+            ),
             ErrorKind::Running { id } => {
                 format!("此台已有进行中的计数（编号 {id}）：请打开它，或先结束它")
             }
@@ -148,10 +158,15 @@ impl fmt::Display for VenueError {
             ErrorKind::Io(why) => write!(f, "{file}: {why}"),
             ErrorKind::Sqlite(why) => write!(f, "{file}: database error: {why}"),
             ErrorKind::NotFound(what) => write!(f, "{file}: no {what}"),
-            ErrorKind::Conflict { plies, expected } => write!(
+            ErrorKind::Conflict {
+                plies,
+                revision,
+                ply,
+                seen,
+            } => write!(
                 f,
-                "the count moved on: it holds {plies} plies, and this move was sent as ply \
-                 {expected}; reload the count"
+                "the count moved on: it holds {plies} plies (revision {revision}), and this was \
+                 sent for ply {ply} of revision {seen}; reload the count"
             ),
             ErrorKind::Running { id } => write!(
                 f,

@@ -15,6 +15,7 @@ use super::VenueError;
 use rusqlite::{Connection, OpenFlags};
 use std::fs::File;
 use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -26,8 +27,13 @@ pub const SCHEMA_VERSION: i32 = 1;
 /// The schema, version 1. Case book entries are never changed: triggers refuse an update or a
 /// delete, so a correction can only be a new entry that points to the one it corrects.
 const SCHEMA_V1: &str = "
+CREATE TABLE venue (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    uid TEXT NOT NULL
+);
 CREATE TABLE counts (
     id INTEGER PRIMARY KEY,
+    revision INTEGER NOT NULL DEFAULT 0,
     round TEXT NOT NULL,
     board TEXT NOT NULL,
     red TEXT NOT NULL,
@@ -42,13 +48,16 @@ CREATE TABLE counts (
 );
 CREATE INDEX counts_by_table ON counts (round, board);
 CREATE TABLE count_moves (
+    id INTEGER PRIMARY KEY,
     count_id INTEGER NOT NULL REFERENCES counts (id),
     ply INTEGER NOT NULL CHECK (ply >= 1),
     iccs TEXT NOT NULL,
     entered_by TEXT NOT NULL,
     entered_at TEXT NOT NULL,
-    PRIMARY KEY (count_id, ply)
-) WITHOUT ROWID;
+    withdrawn_by TEXT,
+    withdrawn_at TEXT
+);
+CREATE UNIQUE INDEX count_moves_live ON count_moves (count_id, ply) WHERE withdrawn_at IS NULL;
 CREATE TABLE casebook (
     id INTEGER PRIMARY KEY,
     corrects INTEGER REFERENCES casebook (id),
@@ -74,6 +83,7 @@ BEGIN SELECT RAISE(ABORT, 'case book entries are never deleted: record a correct
 CREATE TABLE sessions (
     token TEXT PRIMARY KEY,
     arbiter TEXT NOT NULL,
+    code_tag TEXT NOT NULL,
     created_at TEXT NOT NULL
 ) WITHOUT ROWID;
 ";
@@ -186,11 +196,13 @@ impl Store {
         }
         // A writer: take the lock first (creating an empty file when there is none), so that a
         // second server never reaches SQLite.
+        // (A new file is the arbiters' business only: it will hold their sessions.)
         let lock = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
+            .mode(0o600)
             .open(path)
             .map_err(|e| VenueError::new(path, super::ErrorKind::Io(e.to_string())))?;
         match lock.try_lock() {
@@ -204,6 +216,11 @@ impl Store {
         }
         // Sniffed again under the lock: another process may have created it meanwhile.
         let sniffed = sniff(path)?;
+        if matches!(sniffed, Sniff::Ours) {
+            // Checked on a read-only connection first: a read-write one would fold a leftover
+            // write-ahead log (or roll back a hot journal) into a file it then refuses.
+            drop(Store::open(path, Access::Read)?);
+        }
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -215,12 +232,8 @@ impl Store {
             path: path.to_path_buf(),
             _lock: Some(lock),
         };
-        match sniffed {
-            Sniff::New => store.create()?,
-            Sniff::Ours => {
-                store.check_version()?;
-                store.check_integrity()?;
-            }
+        if matches!(sniffed, Sniff::New) {
+            store.create()?;
         }
         store
             .conn
@@ -236,6 +249,14 @@ impl Store {
         &self.path
     }
 
+    /// The venue's own random id (8 hex digits), set when the database was created: it names
+    /// the session cookie, so that two venues served from one machine keep apart.
+    pub fn uid(&self) -> Result<String, VenueError> {
+        self.conn
+            .query_row("SELECT uid FROM venue WHERE id = 1", [], |r| r.get(0))
+            .map_err(|e| VenueError::sqlite(&self.path, e))
+    }
+
     /// Writes the schema into a new (empty) file. The application id and version are written in
     /// rollback-journal mode, so that they are in the file's header before the switch to WAL.
     fn create(&self) -> Result<(), VenueError> {
@@ -246,6 +267,7 @@ impl Store {
                  PRAGMA application_id = {APPLICATION_ID};
                  PRAGMA user_version = {SCHEMA_VERSION};
                  {SCHEMA_V1}
+                 INSERT INTO venue (id, uid) VALUES (1, lower(hex(randomblob(4))));
                  COMMIT;"
             ))
             .map_err(sql)

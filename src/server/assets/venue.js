@@ -116,12 +116,17 @@ async function boot() {
   await refresh();
 }
 
+let lastBook = 0;
 async function refresh() {
   try {
     const counts = (await call("GET", "/api/venue/counts")).counts;
     drawCounts(counts);
-    const book = await call("GET", "/api/venue/casebook");
-    drawCasebook(book.entries);
+    // (The case book changes rarely: read every 15 s, or after a ruling.)
+    if (Date.now() - lastBook > 14000) {
+      const book = await call("GET", "/api/venue/casebook");
+      drawCasebook(book.entries);
+      lastBook = Date.now();
+    }
     if (V.count) await openCount(V.count.id, false);
     showError(null);
   } catch (e) {
@@ -163,6 +168,7 @@ async function openCount(id, scroll) {
     `<span class="muted">${m.ply}.</span> ${esc(m.iccs)} <span class="muted">(${esc(m.entered_by)})</span>`).join(" ");
   $("next-ply").textContent = t("ply_n", { n: c.moves.length + 1 });
   $("add-move").hidden = !!c.closed_at;
+  $("rule-claim").hidden = !c.claimant;
   if (scroll) $("count-panel").scrollIntoView({ behavior: "smooth" });
 }
 
@@ -179,8 +185,8 @@ function drawCasebook(entries) {
       group = g;
       html += `<h4>${esc(t("count_of", { r: e.round, t: e.table }))} · ${esc(e.red || "?")} – ${esc(e.black || "?")}</h4>`;
     }
-    const verdict = e.ruling.verdict ?? (e.ruling.valid !== undefined ? (e.ruling.valid ? t("valid") : "✗") : "");
-    html += `<div class="cycle">#${e.id} <b>${t("kind_" + e.kind)}</b> ${esc(typeof verdict === "string" ? verdict : JSON.stringify(verdict))}
+    const verdict = [e.verdict, ...e.cycle_verdicts, e.result].filter((v) => v).join(" · ");
+    html += `<div class="cycle">#${e.id} <b>${t("kind_" + e.kind)}</b> ${esc(verdict)}
       <span class="muted">${esc(e.arbiter)} · ${esc(e.at)}</span>
       ${e.corrects ? ` · ${t("corrects")} #${e.corrects}` : ""}
       ${e.corrected_by.length ? ` · <span class="warn">${t("corrected_by")} #${e.corrected_by.join(", #")}</span>` : ""}
@@ -231,7 +237,7 @@ $("add-move").onsubmit = async (ev) => {
   if (!V.count) return;
   const ply = V.count.moves.length + 1;
   try {
-    await call("POST", `/api/venue/counts/${V.count.id}/moves`, withName({ ply, move: $("move").value.trim() }));
+    await call("POST", `/api/venue/counts/${V.count.id}/moves`, withName({ ply, revision: V.count.revision, move: $("move").value.trim() }));
     $("move").value = "";
     showError(null);
   } catch (e) {
@@ -243,7 +249,7 @@ $("add-move").onsubmit = async (ev) => {
 $("takeback").onclick = async () => {
   if (!V.count) return;
   try {
-    await call("POST", `/api/venue/counts/${V.count.id}/takeback`, withName({ ply: V.count.moves.length }));
+    await call("POST", `/api/venue/counts/${V.count.id}/takeback`, withName({ ply: V.count.moves.length, revision: V.count.revision }));
   } catch (e) {
     showError(e);
   }
@@ -264,18 +270,13 @@ $("close-count").onclick = async () => {
 
 $("rule-claim").onclick = async () => {
   const c = V.count;
-  if (!c || !c.claimant) return;
-  const query = {
-    kind: "claim", round: c.round, table: c.table, red: c.red, black: c.black,
-    claimant: c.claimant, fen: c.fen, moves: c.moves.map((m) => m.iccs).join(" "),
-  };
-  if (c.time_control) query.time_control = c.time_control;
-  if (!(V.info && V.info.access_required)) query.arbiter = V.name;
-  for (const [k, v] of Object.entries(query)) if (v === "") delete query[k];
+  if (!c) return;
+  // Ruled by the server on the count as stored, at the revision shown here (409 if it moved on).
   try {
-    const r = await call("POST", "/api/venue/rule", "", query);
+    const r = await call("POST", `/api/venue/counts/${c.id}/rule`, withName({ revision: c.revision }));
+    lastBook = 0;
     await refresh();
-    window.open(`/api/venue/casebook/${r.entry.id}/sheet`, "_blank");
+    $("count-state").innerHTML += ` · <a href="/api/venue/casebook/${r.entry.id}/sheet" target="_blank">${t("sheet")} #${r.entry.id}</a>`;
   } catch (e) {
     showError(e);
   }
