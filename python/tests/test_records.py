@@ -129,6 +129,22 @@ def test_broken_record_error_location():
     assert raised.value.kind == "no_piece" and raised.value.line == 12
 
 
+def test_broken_record_error_repairs_equal_the_cli():
+    # The score-sheet repairs of the error, as `xqa validate --json` gives them: 车一进三 was
+    # 车二进三, and with it the rest of the game replays.
+    [game] = xa.read_games(str(SAMPLES / "illegal-move-chinese.pgn"))
+    e = game.error
+    [cli] = cli_json_lines("validate", SAMPLES / "illegal-move-chinese.pgn")
+    assert e.repairs == cli["error"]["repairs"]
+    assert e.repairs_cut_short == cli["error"].get("repairs_cut_short", False)
+    best = e.repairs[0]
+    assert best["replays_to_end"] is True
+    assert best["edits"] == [
+        {"op": "replace", "ply": 11, "iccs": "h0h3", "text": "车二进三", "ply2": None}
+    ]
+    assert e.to_dict()["repairs"] == e.repairs
+
+
 def test_binary_record_error_has_offset():
     data = (SAMPLES / "sample.xqf").read_bytes()
     [game] = xa.read_games(data[:700])
