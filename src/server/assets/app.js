@@ -64,6 +64,9 @@ async function api(method, path, params, body) {
   if (!r.ok) {
     let msg = text;
     try { msg = JSON.parse(text).error.message; } catch (_) { /* keep text */ }
+    // A venue server (xqa serve --db, off loopback) asks for the event's access code: the venue
+    // page lets this device in, and links back here.
+    if (r.status === 401) location.assign("/venue");
     throw new Error(msg);
   }
   return text;
