@@ -770,3 +770,113 @@ fn the_workbench_with_an_event_in_chinese() {
         "{header}"
     );
 }
+
+/// The venue page (`xqa serve --db`) in Chromium, as an arbiter's phone uses it: Chinese first,
+/// a name given once, a count started for a table, moves entered, a move refused because another
+/// device moved the count on (409, then the stored count shown), the claim ruled and recorded in
+/// the case book with its sheet.
+#[test]
+fn the_venue_page_in_a_real_browser() {
+    let Some(chrome) = chromium() else {
+        if std::env::var_os("CI").is_some() {
+            panic!("chromium is missing: .ci/run installs it (apt-get install -y chromium)");
+        }
+        eprintln!("SKIPPED: no chromium (apt-get install -y chromium); CI fails here instead");
+        return;
+    };
+    let scratch = common::Scratch::new("browser-venue");
+    let db = scratch.join("event.sqlite");
+    let (child, url) = common::serve(&["--db", db.to_str().unwrap()], "http://");
+    let _server = Killed(child);
+    let (_chrome, ws) = launch(&chrome, &scratch.join("profile"));
+    let mut cdp = connect(&ws);
+    let agent = cdp.call_in(None, "Browser.getVersion", json!({}))["userAgent"].clone();
+    cdp.call(
+        "Emulation.setUserAgentOverride",
+        json!({"userAgent": agent, "acceptLanguage": "zh-CN,zh"}),
+    );
+    cdp.call(
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({"source": IDLE_HOOK}),
+    );
+    cdp.call("Page.navigate", json!({"url": format!("{url}/venue")}));
+    // On loopback no code is asked: only the arbiter's name, once.
+    cdp.wait_for("document.readyState === 'complete' && !document.querySelector('#login').hidden");
+    assert_eq!(cdp.eval("document.documentElement.lang"), json!("zh-CN"));
+    assert_eq!(
+        cdp.eval("document.querySelector('#login-code-label').hidden"),
+        json!(true)
+    );
+    assert_eq!(
+        cdp.eval("document.querySelector('[data-t=arbiter]').textContent"),
+        json!("裁判姓名")
+    );
+    let submit = |cdp: &mut Cdp, form: &str| {
+        cdp.eval(&format!(
+            "(() => {{ window.__idle = false; document.querySelector({form:?}).requestSubmit(); return true; }})()"
+        ));
+        cdp.settle();
+    };
+    cdp.eval("document.querySelector('#login-name').value = '李裁判'; true");
+    submit(&mut cdp, "#login-form");
+    cdp.wait_for("!document.querySelector('#venue-main').hidden");
+    // A count for round 3, table 12, Black claiming.
+    cdp.eval(
+        "(() => { const v = (id, x) => document.querySelector(id).value = x; v('#nc-round', '3'); \
+         v('#nc-table', '12'); v('#nc-red', '王天一'); v('#nc-black', '郑惟桐'); \
+         v('#nc-claimant', 'black'); return true; })()",
+    );
+    submit(&mut cdp, "#new-count");
+    cdp.wait_for("!document.querySelector('#count-panel').hidden");
+    for mv in ["h2e2", "h9g7"] {
+        cdp.eval(&format!(
+            "document.querySelector('#move').value = {mv:?}; true"
+        ));
+        submit(&mut cdp, "#add-move");
+        cdp.wait_for(&format!(
+            "document.querySelector('#count-moves').textContent.includes({mv:?})"
+        ));
+    }
+    assert_eq!(
+        cdp.eval("document.querySelector('#next-ply').textContent"),
+        json!("第 3 步")
+    );
+    // Another device enters ply 3 first: this page's ply 3 is refused, and it shows the count
+    // as stored.
+    let id = 1;
+    let other = ureq::post(&format!("{url}/api/venue/counts/{id}/moves")).send_string(
+        &json!({"ply": 3, "revision": 2, "move": "h0g2", "arbiter": "张裁判"}).to_string(),
+    );
+    assert_eq!(other.map(|r| r.status()).unwrap_or(0), 200);
+    cdp.eval("document.querySelector('#move').value = 'b0c2'; true");
+    submit(&mut cdp, "#add-move");
+    cdp.wait_for("document.querySelector('#error').textContent.includes('moved on')");
+    cdp.wait_for("document.querySelector('#count-moves').textContent.includes('h0g2')");
+    assert_eq!(
+        cdp.eval("document.querySelector('#count-moves').textContent.includes('b0c2')"),
+        json!(false)
+    );
+    // The chief arbiter's list: the table, its players, 3 plies, the claim state.
+    cdp.eval("refresh().then(() => true)");
+    let row = cdp.eval("document.querySelector('.count-row').textContent");
+    let row = row.as_str().unwrap();
+    assert!(
+        row.contains("12") && row.contains("王天一") && row.contains("/ 60"),
+        "{row}"
+    );
+    // The claim ruled on the stored count and recorded, with its sheet.
+    cdp.eval(
+        "(() => { window.__idle = false; document.querySelector('#rule-claim').click(); return true; })()",
+    );
+    cdp.settle();
+    cdp.wait_for("!!document.querySelector('#count-state a')");
+    cdp.wait_for("document.querySelector('#casebook').textContent.includes('限着裁决')");
+    let sheet = cdp.eval("document.querySelector('#count-state a').getAttribute('href')");
+    assert_eq!(sheet, json!("/api/venue/casebook/1/sheet"));
+    let html = ureq::get(&format!("{url}/api/venue/casebook/1/sheet"))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(html.contains("郑惟桐") || html.contains("<html"), "{html}");
+}

@@ -86,7 +86,10 @@ function showLogin() {
   $("login").hidden = false;
   $("venue-main").hidden = true;
   $("login-name").value = V.name;
-  $("login-code-label").hidden = !(V.info && V.info.access_required);
+  const asked = !!(V.info && V.info.access_required);
+  $("login-code-label").hidden = !asked;
+  // (A hidden field that is required would keep the form from being sent.)
+  $("login-code").required = asked;
 }
 
 function arbiterName() {
