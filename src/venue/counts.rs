@@ -80,6 +80,37 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
+/// A running count's start position, revision and plies, read inside the transaction that
+/// changes it: [`ErrorKind::NotFound`] or, for a closed count, [`ErrorKind::Invalid`].
+fn open_count(
+    tx: &rusqlite::Transaction<'_>,
+    path: &std::path::Path,
+    id: i64,
+) -> Result<(String, u32, u32), VenueError> {
+    let head: Option<(String, Option<String>, u32, u32)> = tx
+        .query_row(
+            "SELECT fen, closed_at, revision, (SELECT count(*) FROM count_moves WHERE count_id = \
+             ?1 AND withdrawn_at IS NULL) FROM counts WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .optional()
+        .map_err(|e| VenueError::sqlite(path, e))?;
+    let Some((fen, closed, revision, plies)) = head else {
+        return Err(VenueError::new(
+            path,
+            ErrorKind::NotFound(format!("live count {id}")),
+        ));
+    };
+    if closed.is_some() {
+        return Err(VenueError::new(
+            path,
+            ErrorKind::Invalid(format!("live count {id} is closed")),
+        ));
+    }
+    Ok((fen, revision, plies))
+}
+
 impl Store {
     /// Starts a live count. A table of a round has at most one running count: starting a second
     /// one is refused with the running count's id.
@@ -246,26 +277,7 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(sql)?;
-        let head: Option<(String, Option<String>, u32)> = tx
-            .query_row(
-                "SELECT fen, closed_at, revision FROM counts WHERE id = ?1",
-                [id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()
-            .map_err(sql)?;
-        let Some((fen, closed, current)) = head else {
-            return Err(VenueError::new(
-                &path,
-                ErrorKind::NotFound(format!("live count {id}")),
-            ));
-        };
-        if closed.is_some() {
-            return Err(VenueError::new(
-                &path,
-                ErrorKind::Invalid(format!("live count {id} is closed")),
-            ));
-        }
+        let (fen, current, _) = open_count(&tx, &path, id)?;
         let moves: Vec<String> = {
             let mut stmt = tx
                 .prepare_cached(
@@ -353,27 +365,7 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(sql)?;
-        let row: Option<(Option<String>, u32, u32)> = tx
-            .query_row(
-                "SELECT closed_at, (SELECT count(*) FROM count_moves WHERE count_id = ?1 AND \
-                 withdrawn_at IS NULL), revision FROM counts WHERE id = ?1",
-                [id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()
-            .map_err(sql)?;
-        let Some((closed, plies, current)) = row else {
-            return Err(VenueError::new(
-                &path,
-                ErrorKind::NotFound(format!("live count {id}")),
-            ));
-        };
-        if closed.is_some() {
-            return Err(VenueError::new(
-                &path,
-                ErrorKind::Invalid(format!("live count {id} is closed")),
-            ));
-        }
+        let (_, current, plies) = open_count(&tx, &path, id)?;
         if ply == 0 {
             return Err(VenueError::new(
                 &path,
