@@ -880,3 +880,197 @@ fn the_venue_page_in_a_real_browser() {
         .unwrap();
     assert!(html.contains("郑惟桐") || html.contains("<html"), "{html}");
 }
+
+/// The workbench on a venue server (`xqa serve --db`): its live count is the server's. Moves
+/// clicked on the board are stored with the arbiter's name and the count's time control, a move
+/// for a count another device moved on is refused (409) and the page shows the count as stored,
+/// a take-back is kept as withdrawn, the count survives a reload of the page, another device's
+/// move appears on the next poll, and the claim ruled and the sheet printed are case book
+/// entries.
+#[test]
+fn the_workbench_keeps_its_live_count_on_the_venue_server() {
+    let Some(chrome) = chromium() else {
+        if std::env::var_os("CI").is_some() {
+            panic!("chromium is missing: .ci/run installs it (apt-get install -y chromium)");
+        }
+        eprintln!("SKIPPED: no chromium (apt-get install -y chromium); CI fails here instead");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let event = root.join("events/2020-national-individual.json");
+    let scratch = common::Scratch::new("browser-venue-workbench");
+    let db = scratch.join("event.sqlite");
+    let (child, url) = common::serve(
+        &[
+            "--db",
+            db.to_str().unwrap(),
+            "--event",
+            event.to_str().unwrap(),
+        ],
+        "http://",
+    );
+    let _server = Killed(child);
+    let (_chrome, ws) = launch(&chrome, &scratch.join("profile"));
+    let mut cdp = connect(&ws);
+    let agent = cdp.call_in(None, "Browser.getVersion", json!({}))["userAgent"].clone();
+    cdp.call(
+        "Emulation.setUserAgentOverride",
+        json!({"userAgent": agent, "acceptLanguage": "zh-CN,zh"}),
+    );
+    open(&mut cdp, &format!("{url}/"));
+    // The venue bar is shown, and the event is the server's, for every count and entry.
+    assert_eq!(
+        cdp.eval("document.querySelector('#venue-bar').hidden"),
+        json!(false)
+    );
+    assert_eq!(
+        cdp.eval(
+            "[document.querySelector('#event').value, document.querySelector('#event').disabled]"
+        ),
+        json!(["", true])
+    );
+    let count_of = |id: u32| -> Value {
+        let text = ureq::get(&format!("{url}/api/venue/counts/{id}"))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap();
+        serde_json::from_str::<Value>(&text).unwrap()["count"].clone()
+    };
+    let iccs = |count: &Value| -> Vec<String> {
+        count["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["iccs"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // Without a name or a table, no count is started.
+    cdp.click("#tab-live");
+    cdp.click("#live-start");
+    assert!(
+        cdp.eval("document.querySelector('#error').textContent")
+            .as_str()
+            .unwrap()
+            .contains("裁判姓名")
+    );
+    cdp.eval(
+        "(() => { const v = (id, x) => { const e = document.querySelector(id); e.value = x; \
+         e.dispatchEvent(new Event('change')); }; v('#v-arbiter', '李裁判'); v('#v-round', '5'); \
+         v('#v-table', '9'); v('#v-red', '王天一'); v('#v-black', '郑惟桐'); v('#v-claimant', 'red'); \
+         return true; })()",
+    );
+    pick(&mut cdp, "time-control", "rapid");
+    cdp.click("#live-start");
+    cdp.wait_for("document.querySelector('#v-count').textContent.includes('#1')");
+    // The poll is stopped so that this test says when the page hears of other devices.
+    cdp.eval("clearInterval(S.venue.poll); true");
+    let moves = ["h2e2", "h9g7", "h0g2", "i9h9"];
+    for m in moves {
+        cdp.click_square(&m[..2]);
+        cdp.click_square(&m[2..]);
+    }
+    let stored = count_of(1);
+    assert_eq!(iccs(&stored), moves);
+    assert_eq!(stored["time_control"], json!("rapid"));
+    assert_eq!(stored["claimant"], json!("red"));
+    assert_eq!(stored["moves"][3]["entered_by"], json!("李裁判"));
+    assert_eq!(
+        cdp.eval("document.querySelector('#time-control').disabled"),
+        json!(true),
+        "a venue count keeps its time control"
+    );
+    // Another device enters ply 5 first: this page's ply 5 is refused, and the page shows the
+    // count as stored.
+    let other = ureq::post(&format!("{url}/api/venue/counts/1/moves")).send_string(
+        &json!({"ply": 5, "revision": stored["revision"], "move": "i0h0", "arbiter": "张裁判"})
+            .to_string(),
+    );
+    assert_eq!(other.map(|r| r.status()).unwrap_or(0), 200);
+    cdp.click_square("b0");
+    cdp.click_square("c2");
+    cdp.wait_for("document.querySelector('#error').textContent.includes('另一台设备')");
+    assert_eq!(iccs(&count_of(1)), ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]);
+    assert_eq!(
+        cdp.eval("document.querySelector('#ply-label').textContent"),
+        json!("第5步 / 共5步")
+    );
+    // Another device's move appears on the next poll.
+    let rev = count_of(1)["revision"].clone();
+    let other = ureq::post(&format!("{url}/api/venue/counts/1/moves")).send_string(
+        &json!({"ply": 6, "revision": rev, "move": "b9c7", "arbiter": "张裁判"}).to_string(),
+    );
+    assert_eq!(other.map(|r| r.status()).unwrap_or(0), 200);
+    cdp.eval("venuePoll().then(() => true)");
+    cdp.settle();
+    assert_eq!(
+        cdp.eval("document.querySelector('#ply-label').textContent"),
+        json!("第6步 / 共6步")
+    );
+    // A take-back is stored, and kept on record as withdrawn.
+    cdp.click("#live-undo");
+    let stored = count_of(1);
+    assert_eq!(iccs(&stored).len(), 5);
+    assert_eq!(stored["withdrawn"][0]["iccs"], json!("b9c7"));
+    assert_eq!(stored["withdrawn"][0]["withdrawn_by"], json!("李裁判"));
+    // A reload (a phone switched off and on) finds the count again.
+    open(&mut cdp, &format!("{url}/"));
+    cdp.wait_for("document.querySelector('#live-note').textContent.includes('已恢复计数')");
+    assert_eq!(
+        cdp.eval("document.querySelector('#ply-label').textContent"),
+        json!("第5步 / 共5步")
+    );
+    assert_eq!(
+        cdp.eval("document.querySelector('#time-control').value"),
+        json!("rapid")
+    );
+    // The claim ruled on the stored count, and the sheet printed: two case book entries.
+    cdp.eval("window.open = (u) => { window.__opened = u; return null; }; true");
+    cdp.click("#live-rule");
+    cdp.wait_for("document.querySelector('#live-note').textContent.includes('第 1 条')");
+    assert_eq!(
+        cdp.eval("window.__opened"),
+        json!("/api/venue/casebook/1/sheet")
+    );
+    cdp.click("#print");
+    cdp.wait_for("document.querySelector('#live-note').textContent.includes('第 2 条')");
+    let book: Value = serde_json::from_str(
+        &ureq::get(&format!("{url}/api/venue/casebook"))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap(),
+    )
+    .unwrap();
+    let entries = book["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 2, "{book}");
+    for (e, kind) in entries.iter().zip(["claim", "sheet"]) {
+        assert_eq!(e["kind"], json!(kind), "{e}");
+        assert_eq!(e["arbiter"], json!("李裁判"), "{e}");
+        assert_eq!(
+            [&e["round"], &e["table"], &e["time_control"]],
+            [&json!("5"), &json!("9"), &json!("rapid")],
+            "{e}"
+        );
+        assert_eq!(e["has_sheet"], json!(true), "{e}");
+    }
+    // The sheet entry holds the ruling of the five plies on the board.
+    let entry: Value = serde_json::from_str(
+        &ureq::get(&format!("{url}/api/venue/casebook/2"))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap(),
+    )
+    .unwrap();
+    let record = entry["entry"]["record"].as_str().unwrap();
+    assert!(record.contains("h2e2 h9g7 h0g2 i9h9 i0h0"), "{record}");
+    // Closing the count takes it off the running list.
+    cdp.eval("window.confirm = () => true; true");
+    cdp.click("#live-close");
+    assert!(count_of(1)["closed_at"].is_string());
+    assert_eq!(
+        cdp.eval("document.querySelector('#live-close').hidden"),
+        json!(true)
+    );
+}

@@ -17,6 +17,7 @@ const S = {
   ply: 0,
   live: { start: null, moves: [], fromClaim: null, selected: null, review: null, report: null },
   seq: 0,
+  venue: null,       // with xqa serve --db: {info (GET /api/venue), count (the server's count, or null)}
 };
 
 const VERDICT = {
@@ -67,7 +68,9 @@ async function api(method, path, params, body) {
     // A venue server (xqa serve --db, off loopback) asks for the event's access code: the venue
     // page lets this device in, and links back here.
     if (r.status === 401) location.assign("/venue");
-    throw new Error(msg);
+    const err = new Error(msg);
+    err.status = r.status;
+    throw err;
   }
   return text;
 }
@@ -128,6 +131,8 @@ function fillTimeControls() {
   sel.disabled = !e;
   $("rules").disabled = !!e;
   $("profile").disabled = !!e;
+  // A venue count keeps the time control it was started with.
+  if (S.venue?.count) { sel.disabled = true; $("profile").disabled = true; }
   showRegulations();
 }
 // The header names the choice: the event, its time control, and what the regulations add.
@@ -428,6 +433,7 @@ function go(ply) {
 // Live count
 
 async function liveStart(fen, moves, fromClaim = null) {
+  if (S.venue) return venueStart(fen, moves);
   S.live = { start: fen, moves: moves.slice(), fromClaim, selected: null, review: null, report: null };
   $("live-note").textContent = "";
   setMode("live");
@@ -478,10 +484,11 @@ async function liveUpdate() {
     S.live.report = await apiJson("POST", "/api/adjudicate", { ...params, ...ruling("limit_profile") });
   } catch (e) {
     showError(e.message);
-    S.live.moves.pop();
+    // (A venue count's moves are the server's, checked when they were stored: nothing to drop.)
+    if (!S.venue?.count) S.live.moves.pop();
     return;
   }
-  saveLive();
+  if (!S.venue) saveLive();
   const cycles = S.live.report.cycles;
   const c = cycles[cycles.length - 1];
   if (c && c.end_ply === S.live.moves.length) {
@@ -503,10 +510,15 @@ function squareAt(evt) {
 
 async function boardClick(sq) {
   if (S.mode !== "live" || !S.live.review || !sq) return;
+  if (S.venue && !S.venue.count) {
+    showError(t(["请先开始新计数，或加入一个进行中的计数：着法记录在服务器上", "Start a new count or join a running one first: the moves are kept on the server"]));
+    return;
+  }
   const legal = S.live.review.legal;
   const sel = S.live.selected;
   if (sel && legal.includes(sel + sq)) {
     S.live.selected = null;
+    if (S.venue?.count) return venueMove(sel + sq);
     S.live.moves.push(sel + sq);
     await liveUpdate();
     return;
@@ -524,11 +536,285 @@ function setMode(mode) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The venue (xqa serve --db): the live count is the server's, the same on every device that opens
+// it; each move is stored before the server acknowledges it, and a move for a count that moved on
+// elsewhere is refused (409), never merged. Every sheet printed here is recorded in the case book.
+
+const VENUE_KEY = "xqa.venue.v1"; // this device's round, table, players, claimant and count id
+const venueKept = () => { try { return JSON.parse(localStorage.getItem(VENUE_KEY)) || {}; } catch (_) { return {}; } };
+
+async function venueBoot() {
+  let r;
+  try {
+    r = await fetch("/api/venue", { credentials: "same-origin" });
+  } catch (_) {
+    return;
+  }
+  if (r.status === 401) { location.assign("/venue"); return; }
+  if (!r.ok) return; // no venue database: the workbench works alone, as it always did
+  S.venue = { info: (await r.json()).venue, count: null };
+  const kept = venueKept();
+  for (const k of ["round", "table", "red", "black", "claimant"]) if (kept[k]) $(`v-${k}`).value = kept[k];
+  // With an access code the name is the session's (given once, on the venue page).
+  const name = S.venue.info.arbiter || localStorage.getItem("xqa.arbiter") || "";
+  $("v-arbiter").value = name;
+  $("v-arbiter").disabled = !!S.venue.info.access_required;
+  $("venue-bar").hidden = false;
+  // A venue server runs one event: the server's (or none), for every count and every entry.
+  const sel = $("event");
+  sel.value = [...sel.options].some((o) => o.value === "") ? "" : "none";
+  sel.disabled = true;
+  $("event-file").disabled = true;
+  fillTimeControls();
+  // A venue count counts from its start (start it from the position when the claim is made,
+  // or from the review's ply to count from the last capture): the page's own claim mark is not
+  // shared with other devices, so it is not offered here.
+  $("live-counting").value = "capture";
+  $("live-counting").closest("label").hidden = true;
+  $("live-claim").hidden = true;
+  $("print").textContent = t(["裁决书（记录）", "Ruling sheet (recorded)"]);
+  $("print").dataset.t = "裁决书（记录）|Ruling sheet (recorded)";
+  await venueList();
+  S.venue.poll = setInterval(venuePoll, 3000);
+}
+
+function venueKeep() {
+  const kept = venueKept();
+  for (const k of ["round", "table", "red", "black", "claimant"]) kept[k] = $(`v-${k}`).value;
+  kept.count = S.venue?.count?.id ?? null;
+  try { localStorage.setItem(VENUE_KEY, JSON.stringify(kept)); } catch (_) { /* storage off */ }
+  if (!S.venue?.info.access_required) {
+    try { localStorage.setItem("xqa.arbiter", $("v-arbiter").value.trim()); } catch (_) { /* storage off */ }
+  }
+}
+
+// The name the server records (with an access code the server knows it from the session).
+function venueBody(body) {
+  return S.venue.info.access_required ? body : { ...body, arbiter: $("v-arbiter").value.trim() };
+}
+function venueNeedsName() {
+  if (S.venue.info.access_required || $("v-arbiter").value.trim()) return false;
+  showError(t(["请先填写裁判姓名（记录在每一步和每份裁决中）", "Give the arbiter's name first (it is recorded with every move and ruling)"]));
+  $("v-arbiter").focus();
+  return true;
+}
+const venuePost = (path, body) => apiJson("POST", path, {}, JSON.stringify(venueBody(body)));
+
+// The running counts, to join one another device started.
+async function venueList() {
+  let counts;
+  try {
+    counts = (await apiJson("GET", "/api/venue/counts", {})).counts;
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  const open = S.venue.count?.id;
+  $("v-counts").innerHTML = `<option value="">—</option>` + counts.map((c) =>
+    `<option value="${c.id}"${c.id === open ? " selected" : ""}>#${c.id} ${esc(t([`第${c.round}轮 第${c.table}台`, `round ${c.round}, table ${c.table}`]))} · ${esc(c.red || "?")} – ${esc(c.black || "?")} · ${esc(t([`${c.moves.length}步`, `${c.moves.length} plies`]))}</option>`).join("");
+}
+
+// Shows the server's count: its moves are the live line; the time control is the count's.
+async function venueShow(count, note) {
+  S.venue.count = count;
+  venueKeep();
+  const tcName = count.time_control;
+  if (tcName) {
+    const pick = (id) => { if ([...$(id).options].some((o) => o.value === tcName)) $(id).value = tcName; };
+    pick(chosenEvent() ? "time-control" : "profile");
+    showRegulations();
+  }
+  $("time-control").disabled = true;
+  $("profile").disabled = true;
+  $("v-count").textContent = `#${count.id} · ${t([`第${count.round}轮 第${count.table}台`, `round ${count.round}, table ${count.table}`])} · ` +
+    `${count.red || "?"} – ${count.black || "?"} · ${t(["修订", "revision"])} ${count.revision}` +
+    (count.claimant ? ` · ${t(["提和方", "claimant"])} ${sideText(count.claimant)}` : "");
+  $("live-rule").hidden = !count.claimant;
+  $("live-close").hidden = false;
+  S.live = { start: count.fen, moves: count.moves.map((m) => m.iccs), fromClaim: null, selected: null, review: null, report: null };
+  setMode("live");
+  await liveUpdate();
+  if (note) $("live-note").textContent = note;
+}
+
+function venueDrop() {
+  S.venue.count = null;
+  venueKeep();
+  $("v-count").textContent = "";
+  $("live-rule").hidden = true;
+  $("live-close").hidden = true;
+  fillTimeControls();
+  $("profile").disabled = false;
+}
+
+async function venueJoin(id) {
+  try {
+    const c = (await apiJson("GET", `/api/venue/counts/${id}`, {})).count;
+    if (c.closed_at) throw new Error(t([`计数 #${id} 已结束`, `count #${id} is closed`]));
+    await venueShow(c, t([`已加入计数 #${id}`, `joined count #${id}`]));
+  } catch (e) {
+    showError(e.message);
+  }
+  await venueList();
+}
+
+async function venueRestore() {
+  const id = venueKept().count;
+  if (!Number.isInteger(id)) return false;
+  try {
+    const c = (await apiJson("GET", `/api/venue/counts/${id}`, {})).count;
+    if (c.closed_at) { venueDrop(); return false; }
+    await venueShow(c, `${t(["已恢复计数", "count restored"])} #${id}: ${t([`${c.moves.length}步`, `${c.moves.length} plies`])}`);
+    return true;
+  } catch (_) {
+    venueDrop();
+    return false;
+  }
+}
+
+// A new count on the server: from the start, a FEN, or the review's ply (then with the record's
+// moves up to it, so the count reaches back to the last capture).
+async function venueStart(fen, moves) {
+  if (venueNeedsName()) return;
+  const round = $("v-round").value.trim(), table = $("v-table").value.trim();
+  if (!round || !table) {
+    showError(t(["赛场计数须填写轮次和台次", "A venue count needs its round and table"]));
+    $(round ? "v-table" : "v-round").focus();
+    return;
+  }
+  const tc = chosenEvent() ? $("time-control").value : $("profile").value;
+  let count;
+  try {
+    count = (await venuePost("/api/venue/counts", {
+      round, table, red: $("v-red").value.trim(), black: $("v-black").value.trim(),
+      time_control: tc || null, claimant: $("v-claimant").value || null, fen,
+    })).count;
+    for (const [k, mv] of moves.entries()) {
+      count = (await venuePost(`/api/venue/counts/${count.id}/moves`, { ply: k + 1, revision: count.revision, move: mv })).count;
+    }
+  } catch (e) {
+    showError(e.message);
+    if (!count) return;
+  }
+  await venueShow(count, t([`新计数 #${count.id}`, `new count #${count.id}`]));
+  await venueList();
+}
+
+// A refused change (409: the count moved on on another device) shows the count as stored.
+async function venueRefused(e) {
+  if (e.status !== 409 && e.status !== 404) { showError(e.message); return; }
+  const id = S.venue.count.id;
+  try {
+    const c = (await apiJson("GET", `/api/venue/counts/${id}`, {})).count;
+    if (c.closed_at) { venueDrop(); showError(t([`计数 #${id} 已由${c.closed_by}结束`, `count #${id} was closed by ${c.closed_by}`])); return; }
+    await venueShow(c);
+  } catch (_) { /* the error below says enough */ }
+  showError(`${t(["未记录：计数已在另一台设备上更新，这里显示的是服务器上的计数", "Not recorded: the count moved on on another device; this is the count as stored"])} — ${e.message}`);
+}
+
+async function venueMove(mv) {
+  const c = S.venue.count;
+  if (venueNeedsName()) return;
+  try {
+    const answer = await venuePost(`/api/venue/counts/${c.id}/moves`, { ply: c.moves.length + 1, revision: c.revision, move: mv });
+    await venueShow(answer.count);
+  } catch (e) {
+    await venueRefused(e);
+  }
+}
+
+async function venueTakeBack() {
+  const c = S.venue.count;
+  if (!c.moves.length || venueNeedsName()) return;
+  try {
+    const answer = await venuePost(`/api/venue/counts/${c.id}/takeback`, { ply: c.moves.length, revision: c.revision });
+    await venueShow(answer.count, t([`已悔第${c.moves.length}步（留有记录）`, `ply ${c.moves.length} taken back (kept on record)`]));
+  } catch (e) {
+    await venueRefused(e);
+  }
+}
+
+async function venueClose() {
+  const c = S.venue.count;
+  if (!c || venueNeedsName()) return;
+  if (!confirm(t([`结束计数 #${c.id}？`, `Close count #${c.id}?`]))) return;
+  try {
+    await venuePost(`/api/venue/counts/${c.id}/close`, {});
+    venueDrop();
+    $("live-note").textContent = t([`计数 #${c.id} 已结束`, `count #${c.id} closed`]);
+  } catch (e) {
+    showError(e.message);
+  }
+  await venueList();
+}
+
+// Another device's moves appear here within seconds.
+let venueListed = 0;
+async function venuePoll() {
+  const c = S.venue?.count;
+  if (document.hidden) return;
+  // (The list rules every running count's claim: every 15 s is enough to find one to join.)
+  if (Date.now() - venueListed > 14000) { venueListed = Date.now(); await venueList(); }
+  if (!c || S.mode !== "live") return;
+  try {
+    const now = (await apiJson("GET", `/api/venue/counts/${c.id}`, {})).count;
+    if (now.closed_at) { venueDrop(); $("live-note").textContent = t([`计数 #${c.id} 已由${now.closed_by}结束`, `count #${c.id} was closed by ${now.closed_by}`]); return; }
+    if (now.revision !== S.venue.count.revision) await venueShow(now, t([`计数已由其他设备更新（修订 ${now.revision}）`, `the count was moved on by another device (revision ${now.revision})`]));
+  } catch (_) { /* the next poll tries again */ }
+}
+
+function openSheet(id) {
+  const w = window.open(`/api/venue/casebook/${id}/sheet`, "_blank");
+  if (w) w.addEventListener("load", () => w.print());
+}
+
+// The count's claim, ruled by the server on the count as stored at the revision shown here, and
+// recorded in the case book with its sheet.
+async function venueRuleClaim() {
+  const c = S.venue.count;
+  if (!c || venueNeedsName()) return;
+  try {
+    const r = await venuePost(`/api/venue/counts/${c.id}/rule`, { revision: c.revision });
+    $("live-note").textContent = t([`已记录：裁决记录簿第 ${r.entry.id} 条`, `recorded: case book entry #${r.entry.id}`]);
+    openSheet(r.entry.id);
+  } catch (e) {
+    await venueRefused(e);
+  }
+}
+
+// The sheet of the game on the board, recorded in the case book (who, when, the exact record and
+// the ruling), then opened from the case book as it was stored.
+async function venueSheet() {
+  const req = sheetRequest();
+  if (!req || venueNeedsName()) return;
+  const c = S.mode === "live" ? S.venue.count : null;
+  const where = c
+    ? { round: c.round, table: c.table, red: c.red, black: c.black }
+    : { round: $("v-round").value.trim(), table: $("v-table").value.trim(), red: $("v-red").value.trim(), black: $("v-black").value.trim() };
+  if (!where.round || !where.table) {
+    showError(t(["记录裁决须填写轮次和台次", "A ruling recorded in the case book needs its round and table"]));
+    return;
+  }
+  const { kind, ...rest } = req.params;
+  const params = { ...rest, ...where, kind: "sheet", sheet_of: kind };
+  if (!S.venue.info.access_required) params.arbiter = $("v-arbiter").value.trim();
+  try {
+    const r = await apiJson("POST", "/api/venue/rule", params, req.body);
+    $(S.mode === "live" ? "live-note" : "status").textContent = t([`已记录：裁决记录簿第 ${r.entry.id} 条`, `recorded: case book entry #${r.entry.id}`]);
+    openSheet(r.entry.id);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Wiring
 
-async function printSheet() {
+// The sheet's parameters and body: the game on the board, its claim (the side to move claims; a
+// venue count's claimant if it has one) or, with repetitions, its adjudication.
+function sheetRequest() {
   const l = line();
-  if (!l) return;
+  if (!l) return null;
   const p = { fen: l.start_fen, moves: l.moves };
   let params;
   const rep = report();
@@ -536,13 +822,20 @@ async function printSheet() {
   if (rep && rep.cycles.length) {
     params = { ...p, kind: "adjudicate", ...ruling("limit_profile") };
   } else {
-    params = { ...p, kind: "claim", claimant: l.plies.length % 2 ? "black" : "red", at: ply, ...ruling("profile") };
-    if (S.mode === "live" && $("live-counting").value === "claim" && S.live.fromClaim !== null) params.from_claim = S.live.fromClaim;
+    const claimant = (S.mode === "live" && S.venue?.count?.claimant) || (l.plies.length % 2 ? "black" : "red");
+    params = { ...p, kind: "claim", claimant, at: ply, ...ruling("profile") };
+    if (S.mode === "live" && !S.venue && $("live-counting").value === "claim" && S.live.fromClaim !== null) params.from_claim = S.live.fromClaim;
   }
   const useRecord = S.mode === "review" && S.record && !S.review.error;
   if (useRecord) { delete params.fen; delete params.moves; params.game = S.game; params.name = S.record.name; }
+  return { params, body: useRecord ? S.record.bytes : "" };
+}
+
+async function printSheet() {
+  const req = sheetRequest();
+  if (!req) return;
   try {
-    const html = await api("POST", "/api/sheet", params, useRecord ? S.record.bytes : "");
+    const html = await api("POST", "/api/sheet", req.params, req.body);
     const w = window.open(URL.createObjectURL(new Blob([html], { type: "text/html" })), "_blank");
     if (w) w.addEventListener("load", () => w.print());
   } catch (e) {
@@ -591,9 +884,13 @@ $("event-file").addEventListener("change", async (e) => {
   fillTimeControls();
   await rerule();
 });
-$("print").addEventListener("click", printSheet);
+$("print").addEventListener("click", () => (S.venue ? venueSheet() : printSheet()));
 $("tab-review").addEventListener("click", () => { setMode("review"); render(); });
-$("tab-live").addEventListener("click", () => { if (S.live.review) { setMode("live"); render(); } else liveStart(null, []); });
+$("tab-live").addEventListener("click", () => {
+  if (S.live.review) { setMode("live"); render(); }
+  else if (S.venue) { setMode("live"); $("live-note").textContent = t(["新计数，或在上方加入一个进行中的计数", "a new count, or join a running one above"]); liveUpdate(); }
+  else liveStart(null, []);
+});
 $("live-start").addEventListener("click", () => liveStart(null, []));
 $("live-from-fen").addEventListener("click", () => liveStart($("live-fen").value.trim() || null, []));
 $("live-from-ply").addEventListener("click", () => {
@@ -601,7 +898,16 @@ $("live-from-ply").addEventListener("click", () => {
 });
 $("live-claim").addEventListener("click", () => { S.live.fromClaim = S.live.moves.length; $("live-counting").value = "claim"; saveLive(); render(); });
 $("live-counting").addEventListener("change", () => { saveLive(); render(); });
-$("live-undo").addEventListener("click", () => { if (S.live.moves.length) { S.live.moves.pop(); S.live.selected = null; liveUpdate(); } });
+$("live-undo").addEventListener("click", () => {
+  if (S.venue?.count) return venueTakeBack();
+  if (S.live.moves.length) { S.live.moves.pop(); S.live.selected = null; liveUpdate(); }
+});
+$("live-rule").addEventListener("click", () => venueRuleClaim());
+$("live-close").addEventListener("click", () => venueClose());
+for (const id of ["v-arbiter", "v-round", "v-table", "v-red", "v-black", "v-claimant"]) {
+  $(id).addEventListener("change", () => venueKeep());
+}
+$("v-counts").addEventListener("change", (e) => { if (e.target.value) venueJoin(Number(e.target.value)); });
 $("board").addEventListener("click", (e) => boardClick(squareAt(e)));
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
@@ -614,11 +920,18 @@ document.addEventListener("keydown", (e) => {
 // Open on the start position, or on the live count this browser kept.
 (async () => {
   await loadEvents();
+  await venueBoot();
   applyLang();
   S.review = await apiJson("POST", "/api/review", {});
   S.report = await apiJson("POST", "/api/adjudicate", ruling("limit_profile"));
-  const saved = savedLive();
-  if (saved && (await restoreLive(saved))) return;
+  // With a venue database the count is the server's: the one this device last worked on, if it
+  // is still running; the browser's own count is not used there.
+  if (S.venue) {
+    if (await venueRestore()) return;
+  } else {
+    const saved = savedLive();
+    if (saved && (await restoreLive(saved))) return;
+  }
   setMode("review");
   render();
 })();
