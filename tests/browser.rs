@@ -960,7 +960,7 @@ fn the_workbench_keeps_its_live_count_on_the_venue_server() {
          v('#v-table', '9'); v('#v-red', '王天一'); v('#v-black', '郑惟桐'); v('#v-claimant', 'red'); \
          return true; })()",
     );
-    pick(&mut cdp, "time-control", "rapid");
+    pick(&mut cdp, "v-tc", "rapid");
     cdp.click("#live-start");
     cdp.wait_for("document.querySelector('#v-count').textContent.includes('#1')");
     // The poll is stopped so that this test says when the page hears of other devices.
@@ -995,6 +995,14 @@ fn the_workbench_keeps_its_live_count_on_the_venue_server() {
         cdp.eval("document.querySelector('#ply-label').textContent"),
         json!("第5步 / 共5步")
     );
+    // An answer older than the count shown (a slow poll) does not take a move back off the page.
+    assert_eq!(
+        cdp.eval(
+            "(async () => { const old = JSON.parse(JSON.stringify(S.venue.count)); old.revision -= 1; \
+             old.moves.pop(); await venueShow(old); return S.live.moves.length; })()"
+        ),
+        json!(5)
+    );
     // Another device's move appears on the next poll.
     let rev = count_of(1)["revision"].clone();
     let other = ureq::post(&format!("{url}/api/venue/counts/1/moves")).send_string(
@@ -1024,12 +1032,13 @@ fn the_workbench_keeps_its_live_count_on_the_venue_server() {
         cdp.eval("document.querySelector('#time-control').value"),
         json!("rapid")
     );
-    // The claim ruled on the stored count, and the sheet printed: two case book entries.
+    // The claim ruled on the stored count, and the sheet printed (the count's claim again, on
+    // the count as stored): two case book entries, each linked from the note.
     cdp.eval("window.open = (u) => { window.__opened = u; return null; }; true");
     cdp.click("#live-rule");
     cdp.wait_for("document.querySelector('#live-note').textContent.includes('第 1 条')");
     assert_eq!(
-        cdp.eval("window.__opened"),
+        cdp.eval("document.querySelector('#live-note a').getAttribute('href')"),
         json!("/api/venue/casebook/1/sheet")
     );
     cdp.click("#print");
@@ -1044,8 +1053,8 @@ fn the_workbench_keeps_its_live_count_on_the_venue_server() {
     .unwrap();
     let entries = book["entries"].as_array().unwrap();
     assert_eq!(entries.len(), 2, "{book}");
-    for (e, kind) in entries.iter().zip(["claim", "sheet"]) {
-        assert_eq!(e["kind"], json!(kind), "{e}");
+    for e in entries {
+        assert_eq!(e["kind"], json!("claim"), "{e}");
         assert_eq!(e["arbiter"], json!("李裁判"), "{e}");
         assert_eq!(
             [&e["round"], &e["table"], &e["time_control"]],
@@ -1054,7 +1063,7 @@ fn the_workbench_keeps_its_live_count_on_the_venue_server() {
         );
         assert_eq!(e["has_sheet"], json!(true), "{e}");
     }
-    // The sheet entry holds the ruling of the five plies on the board.
+    // The entry holds the ruling of the five plies stored, at the count's revision.
     let entry: Value = serde_json::from_str(
         &ureq::get(&format!("{url}/api/venue/casebook/2"))
             .call()
@@ -1073,4 +1082,56 @@ fn the_workbench_keeps_its_live_count_on_the_venue_server() {
         cdp.eval("document.querySelector('#live-close').hidden"),
         json!(true)
     );
+    // A count closed by another device: this page's move is not stored, and the page says who
+    // closed it and leaves it.
+    cdp.click("#live-start");
+    cdp.wait_for("document.querySelector('#v-count').textContent.includes('#2')");
+    cdp.eval("clearInterval(S.venue.poll); true");
+    let closed = ureq::post(&format!("{url}/api/venue/counts/2/close"))
+        .send_string(&json!({"arbiter": "张裁判"}).to_string());
+    assert_eq!(closed.map(|r| r.status()).unwrap_or(0), 200);
+    cdp.click_square("h2");
+    cdp.click_square("e2");
+    cdp.wait_for("document.querySelector('#error').textContent.includes('张裁判')");
+    assert_eq!(iccs(&count_of(2)).len(), 0);
+    assert_eq!(
+        cdp.eval("document.querySelector('#v-count').textContent"),
+        json!("")
+    );
+    // A reviewed record's sheet is recorded under the bar's round and table, with the claimant
+    // the side to move at the ply shown.
+    let sample = std::fs::read_to_string(root.join("pgn-samples/claim_mate_on_limit.pgn")).unwrap();
+    cdp.eval(&format!(
+        "document.querySelector('#paste').value = {sample:?}; true"
+    ));
+    cdp.click("#tab-review");
+    cdp.click("#load-paste");
+    cdp.click("#first");
+    cdp.click("#next");
+    cdp.eval("document.querySelector('#v-claimant').value = ''; true");
+    cdp.click("#print");
+    cdp.wait_for("document.querySelector('#status').textContent.includes('第 3 条')");
+    let entry: Value = serde_json::from_str(
+        &ureq::get(&format!("{url}/api/venue/casebook/3"))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap(),
+    )
+    .unwrap();
+    let e = &entry["entry"];
+    assert_eq!(e["kind"], json!("sheet"), "{e}");
+    assert_eq!(
+        [&e["round"], &e["table"]],
+        [&json!("5"), &json!("9")],
+        "{e}"
+    );
+    assert_eq!(e["record"], json!(sample));
+    // (The sample's first move is Black's: at ply 1 Red is to move.)
+    assert!(
+        sample.contains("[FEN ") && sample.contains(" b - - "),
+        "{sample}"
+    );
+    assert_eq!(e["ruling"]["claimant"], json!("red"), "{}", e["ruling"]);
+    assert_eq!(e["ruling"]["at_ply"], json!(1), "{}", e["ruling"]);
 }

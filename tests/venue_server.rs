@@ -546,3 +546,86 @@ fn what_was_acknowledged_survives_sigkill() {
         );
     }
 }
+
+/// A count's ruling: its repetition cycles (a cycle entry whose ruling is the adjudication of
+/// the stored moves), a claim for a count started without a claimant (the claimant given, and
+/// refused when it contradicts the stored one), and no ruling of a closed count.
+#[test]
+fn a_counts_cycles_and_claims_are_ruled_as_stored() {
+    let dir = Scratch::new("venue-srv-rule-of");
+    let db = dir.join("event.sqlite");
+    let server = start(&db, &[]);
+    let url = &server.url;
+    let (s, v) = post(
+        &format!("{url}/api/venue/counts"),
+        json!({"round": "2", "table": "4", "arbiter": "李裁判"}),
+    );
+    assert_eq!(s, 201, "{v}");
+    let id = v["count"]["id"].as_i64().unwrap();
+    let mut revision = v["count"]["revision"].clone();
+    // Knights out and back twice: the start position comes a third time.
+    for (k, mv) in SHUFFLE.iter().chain(SHUFFLE.iter()).enumerate() {
+        let (s, v) = post(
+            &format!("{url}/api/venue/counts/{id}/moves"),
+            json!({"ply": k + 1, "revision": revision, "move": mv, "arbiter": "李裁判"}),
+        );
+        assert_eq!(s, 200, "{v}");
+        revision = v["count"]["revision"].clone();
+    }
+    let rule = |body: Value| post(&format!("{url}/api/venue/counts/{id}/rule"), body);
+    // No claimant stored and none given: a usage error, nothing recorded.
+    let (s, v) = rule(json!({"revision": revision, "arbiter": "李裁判"}));
+    assert_eq!(s, 400, "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("claimant"),
+        "{v}"
+    );
+    // The cycles.
+    let (s, v) = rule(json!({"revision": revision, "of": "cycles", "arbiter": "李裁判"}));
+    assert_eq!(s, 200, "{v}");
+    let entry = &v["entry"];
+    assert_eq!(entry["kind"], json!("cycle"), "{v}");
+    assert!(
+        !entry["ruling"]["cycles"].as_array().unwrap().is_empty(),
+        "{v}"
+    );
+    assert_eq!(
+        entry["ruling"]["cycles"][0]["verdict"],
+        json!("draw"),
+        "{}",
+        entry["ruling"]
+    );
+    // The claim, with the claimant given.
+    let (s, v) = rule(json!({"revision": revision, "claimant": "red", "arbiter": "李裁判"}));
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["entry"]["kind"], json!("claim"), "{v}");
+    assert_eq!(v["entry"]["ruling"]["claimant"], json!("red"), "{v}");
+    assert_eq!(v["entry"]["ruling"]["counted"], json!(4), "{v}");
+    // A stale revision is refused before anything is ruled.
+    let (s, v) = rule(json!({"revision": 1, "of": "cycles", "arbiter": "李裁判"}));
+    assert_eq!(s, 409, "{v}");
+    // A count with a claimant: another claimant is refused.
+    let other = start_count(url, "5");
+    let (_, c) = get(&format!("{url}/api/venue/counts/{other}"));
+    let (s, v) = post(
+        &format!("{url}/api/venue/counts/{other}/rule"),
+        json!({"revision": c["count"]["revision"], "claimant": "red", "arbiter": "李裁判"}),
+    );
+    assert_eq!(s, 400, "{v}");
+    // A closed count is not ruled.
+    let (s, v) = post(
+        &format!("{url}/api/venue/counts/{id}/close"),
+        json!({"arbiter": "李裁判"}),
+    );
+    assert_eq!(s, 200, "{v}");
+    let (_, c) = get(&format!("{url}/api/venue/counts/{id}"));
+    let (s, v) =
+        rule(json!({"revision": c["count"]["revision"], "claimant": "red", "arbiter": "李裁判"}));
+    assert_eq!(s, 409, "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("closed"),
+        "{v}"
+    );
+    let (_, book) = get(&format!("{url}/api/venue/casebook"));
+    assert_eq!(book["entries"].as_array().unwrap().len(), 2, "{book}");
+}

@@ -315,6 +315,20 @@ fn count_claim(state: &AppState, count: &crate::venue::Count, claimant: Color) -
     request
 }
 
+/// The adjudication of a count: under the server's event and the count's time control (without
+/// an event, the time control names the limit profile).
+fn count_adjudication(state: &AppState, count: &crate::venue::Count) -> service::AdjudicateOptions {
+    let mut options = service::AdjudicateOptions {
+        event: state.event.clone(),
+        ..service::AdjudicateOptions::default()
+    };
+    match &state.event {
+        Some(_) => options.time_control = count.time_control.clone(),
+        None => options.limit_profile = count.time_control.clone(),
+    }
+    options
+}
+
 /// A count's claim state at a glance: the claim report's counts, or why there is none.
 fn claim_state(state: &AppState, count: &crate::venue::Count) -> serde_json::Value {
     let claimant = match count.claimant.as_deref() {
@@ -653,15 +667,30 @@ pub(crate) async fn rule(
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RuleCount {
-    /// The count's revision the device saw: the claim is ruled on that count, or refused (409).
+    /// The count's revision the device saw: the count is ruled as it was then, or refused (409).
     revision: u32,
+    /// What is ruled: the claim (the default) or the repetition cycles.
+    #[serde(default)]
+    of: RuleOf,
+    /// The side that claims, for a count started without one.
+    claimant: Option<String>,
     corrects: Option<i64>,
     arbiter: Option<String>,
 }
 
-/// POST /api/venue/counts/{id}/rule {"revision"}: the count's claim (its claimant, under the
-/// server's event and the count's time control) ruled on the count as stored, at the revision
-/// the device saw (409 when it has changed since), and recorded with its sheet.
+#[derive(Deserialize, Default, Clone, Copy, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum RuleOf {
+    #[default]
+    Claim,
+    Cycles,
+}
+
+/// POST /api/venue/counts/{id}/rule {"revision", "of": "claim"|"cycles", "claimant"}: the
+/// count's claim (its claimant's, or the one given for a count started without one) or its
+/// repetition cycles, under the server's event and the count's time control, ruled on the count
+/// as stored at the revision the device saw (409 when it has changed since), and recorded with
+/// its sheet. A closed count is not ruled.
 pub(crate) async fn rule_count(
     State(state): State<AppState>,
     version: Version,
@@ -674,6 +703,13 @@ pub(crate) async fn rule_count(
     let asked: RuleCount = body_json(&api::read_body(&state, body).await?)?;
     let who = arbiter(&venue, &headers, asked.arbiter.as_deref()).await?;
     let count = with_store(&venue, move |s| s.count(id)).await?;
+    if let Some(by) = &count.closed_by {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "conflict",
+            format!("live count {id} was closed by {by}: a closed count is not ruled"),
+        ));
+    }
     if count.revision != asked.revision {
         return Err(venue_error(VenueError {
             path: std::path::PathBuf::new(),
@@ -685,12 +721,25 @@ pub(crate) async fn rule_count(
             },
         }));
     }
-    let claimant = match count.claimant.as_deref() {
-        Some("red") => Color::Red,
-        Some("black") => Color::Black,
+    let claimant = match (count.claimant.as_deref(), asked.claimant.as_deref()) {
+        (Some(stored), Some(given)) if stored != given => {
+            return Err(api::usage(format!(
+                "live count {id} was started with {stored} claiming, not {}",
+                service::shorten(given)
+            )));
+        }
+        (Some("red"), _) | (None, Some("red")) => Color::Red,
+        (Some("black"), _) | (None, Some("black")) => Color::Black,
+        (None, Some(other)) => {
+            return Err(api::usage(format!(
+                "claimant {}: expected red or black",
+                service::shorten(other)
+            )));
+        }
+        _ if asked.of == RuleOf::Cycles => Color::Red,
         _ => {
             return Err(api::usage(format!(
-                "live count {id} has no claimant: start a count with the side that claims"
+                "live count {id} has no claimant: give the side that claims (\"claimant\")"
             )));
         }
     };
@@ -698,7 +747,10 @@ pub(crate) async fn rule_count(
     let moves = count.moves_text();
     let input = GameInput::fen(Some(&count.fen), Some(&moves));
     let mut new = NewCase {
-        kind: CaseKind::Claim,
+        kind: match asked.of {
+            RuleOf::Claim => CaseKind::Claim,
+            RuleOf::Cycles => CaseKind::Cycle,
+        },
         corrects: asked.corrects,
         event: event_name(request.event.as_ref())?,
         time_control: count.time_control.clone(),
@@ -716,6 +768,17 @@ pub(crate) async fn rule_count(
     };
     check_entry(&venue, &new).await?;
     let lane = api::lane(&state, &input);
+    if asked.of == RuleOf::Cycles {
+        let options = count_adjudication(&state, &count);
+        return api::analyse(&state, version, lane, move |sink| {
+            let report = service::adjudicate(&input, &options)?;
+            api::still_wanted()?;
+            new.ruling = report.to_json_value();
+            new.sheet = Some(service::adjudicate_sheet(&input, &options)?);
+            record_entry(&venue, &new, &who, sink)
+        })
+        .await;
+    }
     api::analyse(&state, version, lane, move |sink| {
         let outcome = service::claim(&input, &request)?;
         api::still_wanted()?;

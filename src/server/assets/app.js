@@ -50,6 +50,11 @@ function applyLang() {
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t.split("|"));
   for (const el of document.querySelectorAll("[data-placeholder]")) el.placeholder = t(el.dataset.placeholder.split("|"));
   fillTimeControls();
+  if (S.venue) {
+    venueFillTimeControls();
+    venueCountLabel();
+    venueListDraw();
+  }
 }
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
@@ -131,8 +136,9 @@ function fillTimeControls() {
   sel.disabled = !e;
   $("rules").disabled = !!e;
   $("profile").disabled = !!e;
-  // A venue count keeps the time control it was started with.
+  // A venue count keeps the time control it was started with; a venue server has its rules.
   if (S.venue?.count) { sel.disabled = true; $("profile").disabled = true; }
+  if (S.venue) $("rules").disabled = true;
   showRegulations();
 }
 // The header names the choice: the event, its time control, and what the regulations add.
@@ -172,7 +178,7 @@ async function loadEvents() {
 }
 async function rerule() {
   showRegulations();
-  if (S.live.review) saveLive();
+  if (S.live.review && !S.venue) saveLive();
   return S.mode === "live" ? liveUpdate() : S.review && adjudicateReview();
 }
 
@@ -478,11 +484,17 @@ async function restoreLive(saved) {
 
 async function liveUpdate() {
   showError("");
-  const params = { fen: S.live.start, moves: S.live.moves.join(" ") };
+  const live = S.live;
+  const params = { fen: live.start, moves: live.moves.join(" ") };
   try {
-    S.live.review = await apiJson("POST", "/api/review", params);
-    S.live.report = await apiJson("POST", "/api/adjudicate", { ...params, ...ruling("limit_profile") });
+    const review = await apiJson("POST", "/api/review", params);
+    const report = await apiJson("POST", "/api/adjudicate", { ...params, ...ruling("limit_profile") });
+    // (Another line may have replaced this one meanwhile: its own update draws it.)
+    if (S.live !== live) return;
+    live.review = review;
+    live.report = report;
   } catch (e) {
+    if (S.live !== live) return;
     showError(e.message);
     // (A venue count's moves are the server's, checked when they were stored: nothing to drop.)
     if (!S.venue?.count) S.live.moves.pop();
@@ -510,6 +522,7 @@ function squareAt(evt) {
 
 async function boardClick(sq) {
   if (S.mode !== "live" || !S.live.review || !sq) return;
+  if (S.venue?.pending) return;
   if (S.venue && !S.venue.count) {
     showError(t(["请先开始新计数，或加入一个进行中的计数：着法记录在服务器上", "Start a new count or join a running one first: the moves are kept on the server"]));
     return;
@@ -541,47 +554,73 @@ function setMode(mode) {
 // elsewhere is refused (409), never merged. Every sheet printed here is recorded in the case book.
 
 const VENUE_KEY = "xqa.venue.v1"; // this device's round, table, players, claimant and count id
+const VENUE_FIELDS = ["round", "table", "red", "black", "claimant", "tc"];
 const venueKept = () => { try { return JSON.parse(localStorage.getItem(VENUE_KEY)) || {}; } catch (_) { return {}; } };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const roundTable = (c) => t([`第${c.round}轮 第${c.table}台`, `round ${c.round}, table ${c.table}`]);
 
+// Asks the server whether it keeps a venue database. Only a 404 means it does not (the workbench
+// then works alone, as it always did); a server that cannot be reached is asked again, so that a
+// venue device never falls back to counting in its own storage.
 async function venueBoot() {
   let r;
-  try {
-    r = await fetch("/api/venue", { credentials: "same-origin" });
-  } catch (_) {
-    return;
+  for (;;) {
+    try {
+      r = await fetch("/api/venue", { credentials: "same-origin" });
+      if (r.ok || r.status === 404 || r.status === 401) break;
+      showError(`${t(["服务器暂时无法回答，3秒后重试", "The server cannot answer now; trying again in 3 s"])} (HTTP ${r.status})`);
+    } catch (_) {
+      showError(t(["无法连接服务器，3秒后重试", "The server cannot be reached; trying again in 3 s"]));
+    }
+    await sleep(3000);
   }
+  showError("");
   if (r.status === 401) { location.assign("/venue"); return; }
-  if (!r.ok) return; // no venue database: the workbench works alone, as it always did
-  S.venue = { info: (await r.json()).venue, count: null };
+  if (r.status === 404) return;
+  S.venue = { info: (await r.json()).venue, count: null, pending: false, polling: false };
   const kept = venueKept();
-  for (const k of ["round", "table", "red", "black", "claimant"]) if (kept[k]) $(`v-${k}`).value = kept[k];
-  // With an access code the name is the session's (given once, on the venue page).
-  const name = S.venue.info.arbiter || localStorage.getItem("xqa.arbiter") || "";
-  $("v-arbiter").value = name;
-  $("v-arbiter").disabled = !!S.venue.info.access_required;
-  $("venue-bar").hidden = false;
-  // A venue server runs one event: the server's (or none), for every count and every entry.
+  // A venue server runs one event: the server's (or none, with the default rules), for every
+  // count and every entry.
   const sel = $("event");
   sel.value = [...sel.options].some((o) => o.value === "") ? "" : "none";
   sel.disabled = true;
   $("event-file").disabled = true;
+  $("rules").value = "cxa";
   fillTimeControls();
+  venueFillTimeControls();
+  for (const k of VENUE_FIELDS) if (kept[k] && [...($(`v-${k}`).options ?? [{ value: kept[k] }])].some((o) => o.value === kept[k])) $(`v-${k}`).value = kept[k];
+  // With an access code the name is the session's (given once, on the venue page).
+  $("v-arbiter").value = S.venue.info.arbiter || localStorage.getItem("xqa.arbiter") || "";
+  $("v-arbiter").disabled = !!S.venue.info.access_required;
+  $("venue-bar").hidden = false;
   // A venue count counts from its start (start it from the position when the claim is made,
   // or from the review's ply to count from the last capture): the page's own claim mark is not
   // shared with other devices, so it is not offered here.
   $("live-counting").value = "capture";
   $("live-counting").closest("label").hidden = true;
   $("live-claim").hidden = true;
-  $("print").textContent = t(["裁决书（记录）", "Ruling sheet (recorded)"]);
   $("print").dataset.t = "裁决书（记录）|Ruling sheet (recorded)";
   await venueList();
   S.venue.poll = setInterval(venuePoll, 3000);
 }
 
-function venueKeep() {
+// The time controls a new count may take: the event's (its default first chosen), or without an
+// event the limit profiles.
+function venueFillTimeControls() {
+  const e = chosenEvent();
+  const keep = $("v-tc").value;
+  $("v-tc").innerHTML = e
+    ? e.time_controls.map((tc) => `<option value="${esc(tc.name)}">${esc(tcName(tc))}</option>`).join("")
+    : [...$("profile").options].map((o) => `<option value="${esc(o.value)}">${esc(o.textContent)}</option>`).join("");
+  const have = (v) => [...$("v-tc").options].some((o) => o.value === v);
+  $("v-tc").value = have(keep) ? keep : (e ? (e.default_time_control ?? e.time_controls[0]?.name ?? "") : "slow");
+}
+
+// Keeps this device's venue fields; `count` (an id or null) when the count shown changes.
+function venueKeep(count) {
   const kept = venueKept();
-  for (const k of ["round", "table", "red", "black", "claimant"]) kept[k] = $(`v-${k}`).value;
-  kept.count = S.venue?.count?.id ?? null;
+  for (const k of VENUE_FIELDS) kept[k] = $(`v-${k}`).value;
+  if (count !== undefined) kept.count = count;
   try { localStorage.setItem(VENUE_KEY, JSON.stringify(kept)); } catch (_) { /* storage off */ }
   if (!S.venue?.info.access_required) {
     try { localStorage.setItem("xqa.arbiter", $("v-arbiter").value.trim()); } catch (_) { /* storage off */ }
@@ -599,58 +638,103 @@ function venueNeedsName() {
   return true;
 }
 const venuePost = (path, body) => apiJson("POST", path, {}, JSON.stringify(venueBody(body)));
+const venueGet = async (id) => (await apiJson("GET", `/api/venue/counts/${id}`, {})).count;
+
+// One change at a time: while a move, a take-back or a ruling is on its way, the board and the
+// buttons wait, and the poll does not run.
+async function venueBusy(job) {
+  if (S.venue.pending) return;
+  S.venue.pending = true;
+  for (const id of ["live-undo", "live-rule", "live-close", "print", "live-start", "live-from-fen", "live-from-ply"]) $(id).disabled = true;
+  try {
+    await job();
+  } finally {
+    S.venue.pending = false;
+    for (const id of ["live-undo", "live-rule", "live-close", "print", "live-start", "live-from-fen", "live-from-ply"]) $(id).disabled = false;
+  }
+}
 
 // The running counts, to join one another device started.
 async function venueList() {
   let counts;
   try {
     counts = (await apiJson("GET", "/api/venue/counts", {})).counts;
-  } catch (e) {
-    showError(e.message);
-    return;
+  } catch (_) {
+    return; // the next poll asks again
   }
+  S.venue.running = counts;
+  venueListDraw();
+}
+function venueListDraw() {
   const open = S.venue.count?.id;
-  $("v-counts").innerHTML = `<option value="">—</option>` + counts.map((c) =>
-    `<option value="${c.id}"${c.id === open ? " selected" : ""}>#${c.id} ${esc(t([`第${c.round}轮 第${c.table}台`, `round ${c.round}, table ${c.table}`]))} · ${esc(c.red || "?")} – ${esc(c.black || "?")} · ${esc(t([`${c.moves.length}步`, `${c.moves.length} plies`]))}</option>`).join("");
+  const html = `<option value="">${t(["—（不在计数中）", "— (no count)"])}</option>` + (S.venue.running ?? []).map((c) =>
+    `<option value="${c.id}"${c.id === open ? " selected" : ""}>#${c.id} ${esc(roundTable(c))} · ${esc(c.red || "?")} – ${esc(c.black || "?")} · ${esc(t([`${c.moves.length}步`, `${c.moves.length} plies`]))}</option>`).join("");
+  // (Rebuilt only when it changed: a list open on a phone is not reset under the finger.)
+  if ($("v-counts").dataset.html !== html) { $("v-counts").innerHTML = html; $("v-counts").dataset.html = html; }
+  $("v-counts").value = open ? String(open) : "";
+}
+function venueCountLabel() {
+  const c = S.venue?.count;
+  $("v-count").textContent = c
+    ? `#${c.id} · ${roundTable(c)} · ${c.red || "?"} – ${c.black || "?"} · ${t(["赛制", "time control"])} ${c.time_control ?? "—"} · ` +
+      `${t(["修订", "revision"])} ${c.revision}` + (c.claimant ? ` · ${t(["提和方", "claimant"])} ${sideText(c.claimant)}` : "")
+    : "";
 }
 
-// Shows the server's count: its moves are the live line; the time control is the count's.
+// Shows the server's count: its moves are the live line, ruled under the count's time control.
+// An answer about another count, or older than the count shown, is not shown (answers can
+// arrive out of order).
 async function venueShow(count, note) {
+  const shown = S.venue.count;
+  if (shown && shown.id === count.id && count.revision < shown.revision) return;
   S.venue.count = count;
-  venueKeep();
-  const tcName = count.time_control;
-  if (tcName) {
-    const pick = (id) => { if ([...$(id).options].some((o) => o.value === tcName)) $(id).value = tcName; };
-    pick(chosenEvent() ? "time-control" : "profile");
-    showRegulations();
+  venueKeep(count.id);
+  // The bar names the count's table, so that what is recorded next is this table's.
+  for (const k of ["round", "table", "red", "black"]) $(`v-${k}`).value = count[k] ?? "";
+  if (count.claimant) $("v-claimant").value = count.claimant;
+  const e = chosenEvent();
+  const tc = count.time_control ?? (e ? e.default_time_control ?? e.time_controls[0]?.name : "slow");
+  const target = e ? "time-control" : "profile";
+  if (![...$(target).options].some((o) => o.value === tc)) {
+    showError(t([`计数 #${count.id} 的赛制“${tc}”不是本赛事的赛制：此计数无法在这里裁决`, `Count #${count.id}'s time control "${tc}" is not one of this event's: it cannot be ruled here`]));
+    S.venue.badTc = true;
+  } else {
+    S.venue.badTc = false;
+    $(target).value = tc;
   }
-  $("time-control").disabled = true;
-  $("profile").disabled = true;
-  $("v-count").textContent = `#${count.id} · ${t([`第${count.round}轮 第${count.table}台`, `round ${count.round}, table ${count.table}`])} · ` +
-    `${count.red || "?"} – ${count.black || "?"} · ${t(["修订", "revision"])} ${count.revision}` +
-    (count.claimant ? ` · ${t(["提和方", "claimant"])} ${sideText(count.claimant)}` : "");
-  $("live-rule").hidden = !count.claimant;
+  fillTimeControls();
+  venueCountLabel();
+  venueListDraw();
+  $("live-rule").hidden = false;
   $("live-close").hidden = false;
-  S.live = { start: count.fen, moves: count.moves.map((m) => m.iccs), fromClaim: null, selected: null, review: null, report: null };
+  const live = { start: count.fen, moves: count.moves.map((m) => m.iccs), fromClaim: null, selected: null, review: null, report: null, count: count.id, revision: count.revision };
+  // A piece picked on the board stays picked while the count has not changed.
+  if (S.live.count === count.id && S.live.revision === count.revision) live.selected = S.live.selected;
+  S.live = live;
   setMode("live");
   await liveUpdate();
   if (note) $("live-note").textContent = note;
 }
 
-function venueDrop() {
+// This device leaves the count (the count itself goes on, on the server).
+function venueDrop(note) {
   S.venue.count = null;
-  venueKeep();
-  $("v-count").textContent = "";
+  venueKeep(null);
+  venueCountLabel();
+  venueListDraw();
   $("live-rule").hidden = true;
   $("live-close").hidden = true;
   fillTimeControls();
-  $("profile").disabled = false;
+  S.live = { start: null, moves: [], fromClaim: null, selected: null, review: null, report: null };
+  $("live-note").textContent = note ?? "";
+  if (S.mode === "live") liveUpdate();
 }
 
 async function venueJoin(id) {
+  if (!id) { if (S.venue.count) venueDrop(t(["已离开计数（计数仍在服务器上进行）", "left the count (it goes on on the server)"])); return; }
   try {
-    const c = (await apiJson("GET", `/api/venue/counts/${id}`, {})).count;
-    if (c.closed_at) throw new Error(t([`计数 #${id} 已结束`, `count #${id} is closed`]));
+    const c = await venueGet(id);
+    if (c.closed_at) throw new Error(t([`计数 #${id} 已由${c.closed_by}结束`, `count #${id} was closed by ${c.closed_by}`]));
     await venueShow(c, t([`已加入计数 #${id}`, `joined count #${id}`]));
   } catch (e) {
     showError(e.message);
@@ -658,17 +742,22 @@ async function venueJoin(id) {
   await venueList();
 }
 
+// On opening: the count this device last worked on, if it still runs. It is forgotten only when
+// the server says it is closed or gone; a server that cannot be reached is asked again.
 async function venueRestore() {
   const id = venueKept().count;
   if (!Number.isInteger(id)) return false;
-  try {
-    const c = (await apiJson("GET", `/api/venue/counts/${id}`, {})).count;
-    if (c.closed_at) { venueDrop(); return false; }
-    await venueShow(c, `${t(["已恢复计数", "count restored"])} #${id}: ${t([`${c.moves.length}步`, `${c.moves.length} plies`])}`);
-    return true;
-  } catch (_) {
-    venueDrop();
-    return false;
+  for (;;) {
+    try {
+      const c = await venueGet(id);
+      if (c.closed_at) { venueDrop(); return false; }
+      await venueShow(c, `${t(["已恢复计数", "count restored"])} #${id}: ${t([`${c.moves.length}步`, `${c.moves.length} plies`])}`);
+      return true;
+    } catch (e) {
+      if (e.status === 404) { venueDrop(); return false; }
+      showError(`${t([`无法读取计数 #${id}，3秒后重试`, `Count #${id} cannot be read; trying again in 3 s`])}: ${e.message}`);
+      await sleep(3000);
+    }
   }
 }
 
@@ -682,129 +771,182 @@ async function venueStart(fen, moves) {
     $(round ? "v-table" : "v-round").focus();
     return;
   }
-  const tc = chosenEvent() ? $("time-control").value : $("profile").value;
-  let count;
-  try {
-    count = (await venuePost("/api/venue/counts", {
-      round, table, red: $("v-red").value.trim(), black: $("v-black").value.trim(),
-      time_control: tc || null, claimant: $("v-claimant").value || null, fen,
-    })).count;
-    for (const [k, mv] of moves.entries()) {
-      count = (await venuePost(`/api/venue/counts/${count.id}/moves`, { ply: k + 1, revision: count.revision, move: mv })).count;
+  await venueBusy(async () => {
+    let count, failed = null;
+    try {
+      count = (await venuePost("/api/venue/counts", {
+        round, table, red: $("v-red").value.trim(), black: $("v-black").value.trim(),
+        time_control: $("v-tc").value || null, claimant: $("v-claimant").value || null, fen,
+      })).count;
+      for (const [k, mv] of moves.entries()) {
+        count = (await venuePost(`/api/venue/counts/${count.id}/moves`, { ply: k + 1, revision: count.revision, move: mv })).count;
+      }
+    } catch (e) {
+      failed = e;
     }
-  } catch (e) {
-    showError(e.message);
-    if (!count) return;
-  }
-  await venueShow(count, t([`新计数 #${count.id}`, `new count #${count.id}`]));
-  await venueList();
+    if (count) {
+      S.venue.count = null;
+      await venueShow(count, t([`新计数 #${count.id}`, `new count #${count.id}`]));
+    }
+    // (Shown after the count: a count that took only some of the review's moves says so.)
+    if (failed) showError(count ? `${t([`计数 #${count.id} 只记录了${count.moves.length}步`, `count #${count.id} holds only ${count.moves.length} plies`])}: ${failed.message}` : failed.message);
+    await venueList();
+  });
 }
 
-// A refused change (409: the count moved on on another device) shows the count as stored.
-async function venueRefused(e) {
-  if (e.status !== 409 && e.status !== 404) { showError(e.message); return; }
-  const id = S.venue.count.id;
+// After a refused or unanswered change, the count as the server has it is shown, and why.
+async function venueRefused(e, id) {
+  let why = e.message;
+  if (e.status === 409) why = `${t(["未记录：计数已在另一台设备上更新，这里显示的是服务器上的计数", "Not recorded: the count moved on on another device; this is the count as stored"])} — ${e.message}`;
+  else if (e.status === undefined) why = `${t(["网络中断：不能确定是否已记录，已重新读取服务器上的计数", "The network failed: it is not known whether this was recorded; the count as stored is shown"])} — ${e.message}`;
   try {
-    const c = (await apiJson("GET", `/api/venue/counts/${id}`, {})).count;
-    if (c.closed_at) { venueDrop(); showError(t([`计数 #${id} 已由${c.closed_by}结束`, `count #${id} was closed by ${c.closed_by}`])); return; }
-    await venueShow(c);
-  } catch (_) { /* the error below says enough */ }
-  showError(`${t(["未记录：计数已在另一台设备上更新，这里显示的是服务器上的计数", "Not recorded: the count moved on on another device; this is the count as stored"])} — ${e.message}`);
+    const c = await venueGet(id);
+    if (S.venue.count?.id !== id) return;
+    if (c.closed_at) {
+      venueDrop();
+      why = t([`计数 #${id} 已由${c.closed_by}结束`, `count #${id} was closed by ${c.closed_by}`]);
+    } else {
+      await venueShow(c);
+    }
+  } catch (e2) {
+    if (e2.status === 404 && S.venue.count?.id === id) venueDrop();
+  }
+  showError(why);
 }
 
 async function venueMove(mv) {
   const c = S.venue.count;
   if (venueNeedsName()) return;
-  try {
-    const answer = await venuePost(`/api/venue/counts/${c.id}/moves`, { ply: c.moves.length + 1, revision: c.revision, move: mv });
-    await venueShow(answer.count);
-  } catch (e) {
-    await venueRefused(e);
-  }
+  await venueBusy(async () => {
+    try {
+      const answer = await venuePost(`/api/venue/counts/${c.id}/moves`, { ply: c.moves.length + 1, revision: c.revision, move: mv });
+      if (S.venue.count?.id === c.id) await venueShow(answer.count);
+    } catch (e) {
+      await venueRefused(e, c.id);
+    }
+  });
 }
 
 async function venueTakeBack() {
   const c = S.venue.count;
   if (!c.moves.length || venueNeedsName()) return;
-  try {
-    const answer = await venuePost(`/api/venue/counts/${c.id}/takeback`, { ply: c.moves.length, revision: c.revision });
-    await venueShow(answer.count, t([`已悔第${c.moves.length}步（留有记录）`, `ply ${c.moves.length} taken back (kept on record)`]));
-  } catch (e) {
-    await venueRefused(e);
-  }
+  await venueBusy(async () => {
+    try {
+      const answer = await venuePost(`/api/venue/counts/${c.id}/takeback`, { ply: c.moves.length, revision: c.revision });
+      if (S.venue.count?.id === c.id) await venueShow(answer.count, t([`已悔第${c.moves.length}步（留有记录）`, `ply ${c.moves.length} taken back (kept on record)`]));
+    } catch (e) {
+      await venueRefused(e, c.id);
+    }
+  });
 }
 
 async function venueClose() {
   const c = S.venue.count;
   if (!c || venueNeedsName()) return;
-  if (!confirm(t([`结束计数 #${c.id}？`, `Close count #${c.id}?`]))) return;
-  try {
-    await venuePost(`/api/venue/counts/${c.id}/close`, {});
-    venueDrop();
-    $("live-note").textContent = t([`计数 #${c.id} 已结束`, `count #${c.id} closed`]);
-  } catch (e) {
-    showError(e.message);
-  }
-  await venueList();
+  if (!confirm(t([`结束计数 #${c.id}（${roundTable(c)}）？`, `Close count #${c.id} (${roundTable(c)})?`]))) return;
+  await venueBusy(async () => {
+    try {
+      await venuePost(`/api/venue/counts/${c.id}/close`, {});
+      if (S.venue.count?.id === c.id) venueDrop(t([`计数 #${c.id} 已结束`, `count #${c.id} closed`]));
+    } catch (e) {
+      await venueRefused(e, c.id);
+    }
+    await venueList();
+  });
 }
 
-// Another device's moves appear here within seconds.
+// Another device's moves appear here within seconds. One poll at a time, and only an answer
+// about the count still shown, newer than it, is shown.
 let venueListed = 0;
 async function venuePoll() {
-  const c = S.venue?.count;
-  if (document.hidden) return;
-  // (The list rules every running count's claim: every 15 s is enough to find one to join.)
-  if (Date.now() - venueListed > 14000) { venueListed = Date.now(); await venueList(); }
-  if (!c || S.mode !== "live") return;
+  if (document.hidden || S.venue.polling || S.venue.pending) return;
+  S.venue.polling = true;
   try {
-    const now = (await apiJson("GET", `/api/venue/counts/${c.id}`, {})).count;
-    if (now.closed_at) { venueDrop(); $("live-note").textContent = t([`计数 #${c.id} 已由${now.closed_by}结束`, `count #${c.id} was closed by ${now.closed_by}`]); return; }
-    if (now.revision !== S.venue.count.revision) await venueShow(now, t([`计数已由其他设备更新（修订 ${now.revision}）`, `the count was moved on by another device (revision ${now.revision})`]));
-  } catch (_) { /* the next poll tries again */ }
+    // (The list rules every running count's claim: every 15 s is enough to find one to join.)
+    if (Date.now() - venueListed > 14000) { venueListed = Date.now(); await venueList(); }
+    const c = S.venue.count;
+    if (!c || S.mode !== "live") return;
+    const now = await venueGet(c.id);
+    if (S.venue.pending || S.venue.count?.id !== c.id) return;
+    if (now.closed_at) { venueDrop(t([`计数 #${c.id} 已由${now.closed_by}结束`, `count #${c.id} was closed by ${now.closed_by}`])); return; }
+    if (now.revision > S.venue.count.revision) await venueShow(now, t([`计数已由其他设备更新（修订 ${now.revision}）`, `the count was moved on by another device (revision ${now.revision})`]));
+  } catch (_) {
+    /* the next poll asks again */
+  } finally {
+    S.venue.polling = false;
+  }
 }
 
-function openSheet(id) {
-  const w = window.open(`/api/venue/casebook/${id}/sheet`, "_blank");
-  if (w) w.addEventListener("load", () => w.print());
+// The sheet of an entry, as the case book stores it. The window is opened before the ruling is
+// asked for (browsers refuse windows opened later); where none opens, the note links the sheet.
+function sheetWindow() {
+  const w = window.open("", "_blank");
+  if (w) w.document.write(`<p style="font-family:sans-serif">${t(["正在裁决并记录……", "Ruling and recording..."])}</p>`);
+  return w;
+}
+function showEntry(w, entry, noteId) {
+  const url = `/api/venue/casebook/${entry.id}/sheet`;
+  $(noteId).innerHTML = `${esc(t([`已记录：裁决记录簿第 ${entry.id} 条`, `recorded: case book entry #${entry.id}`]))} · <a href="${url}" target="_blank">${esc(t(["裁决书", "sheet"]))}</a>`;
+  if (w) {
+    w.location.href = url;
+    w.addEventListener("load", () => w.print());
+  }
 }
 
-// The count's claim, ruled by the server on the count as stored at the revision shown here, and
-// recorded in the case book with its sheet.
-async function venueRuleClaim() {
+// A ruling on the count as stored at the revision shown here (409 if it moved on), recorded in
+// the case book with its sheet: its cycles when it has any, else its claim (the count's
+// claimant, or the one in the bar).
+async function venueRuleCount(of) {
   const c = S.venue.count;
   if (!c || venueNeedsName()) return;
-  try {
-    const r = await venuePost(`/api/venue/counts/${c.id}/rule`, { revision: c.revision });
-    $("live-note").textContent = t([`已记录：裁决记录簿第 ${r.entry.id} 条`, `recorded: case book entry #${r.entry.id}`]);
-    openSheet(r.entry.id);
-  } catch (e) {
-    await venueRefused(e);
-  }
+  if (S.venue.badTc) { showError(t(["此计数的赛制不是本赛事的赛制，无法裁决", "This count's time control is not the event's: it cannot be ruled"])); return; }
+  const claimant = c.claimant || $("v-claimant").value || null;
+  if (of === "claim" && !claimant) { showError(t(["请先选择提和方", "Choose the claimant first"])); $("v-claimant").focus(); return; }
+  await venueBusy(async () => {
+    const w = sheetWindow();
+    try {
+      const r = await venuePost(`/api/venue/counts/${c.id}/rule`, { revision: c.revision, of, claimant: c.claimant ? null : claimant });
+      showEntry(w, r.entry, "live-note");
+    } catch (e) {
+      if (w) w.close();
+      await venueRefused(e, c.id);
+    }
+  });
 }
 
 // The sheet of the game on the board, recorded in the case book (who, when, the exact record and
-// the ruling), then opened from the case book as it was stored.
+// the ruling). A count's is ruled on the count as stored; a reviewed record's on the record.
 async function venueSheet() {
+  if (S.mode === "live") {
+    if (!S.venue.count) { showError(t(["请先开始新计数，或加入一个进行中的计数", "Start a new count or join a running one first"])); return; }
+    const cycles = S.live.report?.cycles?.length;
+    return venueRuleCount(cycles ? "cycles" : "claim");
+  }
   const req = sheetRequest();
   if (!req || venueNeedsName()) return;
-  const c = S.mode === "live" ? S.venue.count : null;
-  const where = c
-    ? { round: c.round, table: c.table, red: c.red, black: c.black }
-    : { round: $("v-round").value.trim(), table: $("v-table").value.trim(), red: $("v-red").value.trim(), black: $("v-black").value.trim() };
+  const header = S.review?.games?.find((g) => g.header.source.game === S.game)?.header ?? {};
+  const where = {
+    round: $("v-round").value.trim(), table: $("v-table").value.trim(),
+    red: $("v-red").value.trim() || header.red || "", black: $("v-black").value.trim() || header.black || "",
+  };
   if (!where.round || !where.table) {
     showError(t(["记录裁决须填写轮次和台次", "A ruling recorded in the case book needs its round and table"]));
+    $(where.round ? "v-table" : "v-round").focus();
     return;
   }
   const { kind, ...rest } = req.params;
   const params = { ...rest, ...where, kind: "sheet", sheet_of: kind };
   if (!S.venue.info.access_required) params.arbiter = $("v-arbiter").value.trim();
-  try {
-    const r = await apiJson("POST", "/api/venue/rule", params, req.body);
-    $(S.mode === "live" ? "live-note" : "status").textContent = t([`已记录：裁决记录簿第 ${r.entry.id} 条`, `recorded: case book entry #${r.entry.id}`]);
-    openSheet(r.entry.id);
-  } catch (e) {
-    showError(e.message);
-  }
+  await venueBusy(async () => {
+    const w = sheetWindow();
+    try {
+      const r = await apiJson("POST", "/api/venue/rule", params, req.body);
+      showEntry(w, r.entry, "status");
+    } catch (e) {
+      if (w) w.close();
+      showError(e.message);
+    }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -822,7 +964,9 @@ function sheetRequest() {
   if (rep && rep.cycles.length) {
     params = { ...p, kind: "adjudicate", ...ruling("limit_profile") };
   } else {
-    const claimant = (S.mode === "live" && S.venue?.count?.claimant) || (l.plies.length % 2 ? "black" : "red");
+    // The claimant: the venue bar's, else the side to move at the ply on the board.
+    const toMove = fenAt(ply).split(" ")[1] === "b" ? "black" : "red";
+    const claimant = (S.venue && $("v-claimant").value) || toMove;
     params = { ...p, kind: "claim", claimant, at: ply, ...ruling("profile") };
     if (S.mode === "live" && !S.venue && $("live-counting").value === "claim" && S.live.fromClaim !== null) params.from_claim = S.live.fromClaim;
   }
@@ -902,12 +1046,12 @@ $("live-undo").addEventListener("click", () => {
   if (S.venue?.count) return venueTakeBack();
   if (S.live.moves.length) { S.live.moves.pop(); S.live.selected = null; liveUpdate(); }
 });
-$("live-rule").addEventListener("click", () => venueRuleClaim());
+$("live-rule").addEventListener("click", () => venueRuleCount("claim"));
 $("live-close").addEventListener("click", () => venueClose());
-for (const id of ["v-arbiter", "v-round", "v-table", "v-red", "v-black", "v-claimant"]) {
+for (const id of ["v-arbiter", "v-round", "v-table", "v-red", "v-black", "v-claimant", "v-tc"]) {
   $(id).addEventListener("change", () => venueKeep());
 }
-$("v-counts").addEventListener("change", (e) => { if (e.target.value) venueJoin(Number(e.target.value)); });
+$("v-counts").addEventListener("change", (e) => venueJoin(Number(e.target.value)));
 $("board").addEventListener("click", (e) => boardClick(squareAt(e)));
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
