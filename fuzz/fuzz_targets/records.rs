@@ -21,9 +21,7 @@
 use libfuzzer_sys::fuzz_target;
 use xiangqi_arbiter::Notation;
 use xiangqi_arbiter::record::cbl::{CblItem, CblReader, Forward};
-use xiangqi_arbiter::record::{
-    Format, Game, GameResult, Line, dhtmlxq, pgn, read_bytes, wxf_file,
-};
+use xiangqi_arbiter::record::{Format, Game, GameResult, Line, dhtmlxq, pgn, read_bytes, wxf_file};
 
 const FORMATS: [Option<Format>; 8] = [
     None,
