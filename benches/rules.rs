@@ -78,6 +78,7 @@ fn bench(c: &mut Criterion) {
         json: false,
         limit: None,
         draw_offer_within: None,
+        event: None,
     };
     group.throughput(Throughput::Elements(plies as u64));
     group.bench_function("screen/sample", |b| {

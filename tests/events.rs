@@ -270,12 +270,56 @@ fn screen_flags_early_draws_and_rules_with_the_event() {
         err.contains("1 games recorded as drawn before draw offers are allowed"),
         "{err}"
     );
+    // The report names the event; the time control where its limit is screened for.
+    assert_eq!(g["event"], "2020年全国象棋个人锦标赛", "{g}");
+    assert_eq!(g["time_control"], serde_json::Value::Null, "{g}");
     let (code, out, _) = xqa(&["screen", "--event", NATIONAL, d]);
     assert_eq!(code, 0);
     assert!(
         out.contains("but the event allows no draw offers within 25 moves"),
         "{out}"
     );
+    assert!(
+        out.starts_with(
+            "赛事：2020年全国象棋个人锦标赛\nEvent: 2020 National Xiangqi Individual Championship\n"
+        ),
+        "{out}"
+    );
+    let args = [
+        "screen",
+        "--event",
+        NATIONAL,
+        "--time-control",
+        "rapid",
+        "--lang",
+        "both",
+        d,
+    ];
+    let (code, out, err) = xqa(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("赛事：2020年全国象棋个人锦标赛，赛制：快棋\nEvent: 2020 National"),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(", time control rapid"),
+        "{out}"
+    );
+    let (code, out, err) = xqa(&[
+        "screen",
+        "--json",
+        "--event",
+        NATIONAL,
+        "--time-control",
+        "rapid",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let g: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(g["time_control"], "rapid", "{g}");
 }
 
 #[test]

@@ -400,7 +400,7 @@ pub fn screen(
                                         out.write_all(&line)?;
                                     } else if options.all || g.has_incident() || g.error.is_some() {
                                         // The games `xqa screen --json` prints (see report::screen).
-                                        writeln!(out, "{}", game_json(g, e))?;
+                                        writeln!(out, "{}", game_json(g, e, &options))?;
                                     }
                                 }
                             }

@@ -15,7 +15,7 @@ use std::time::Instant;
 /// `first_ply`-`last_ply` (the plies of its moves, as the text report numbers them), their move
 /// numbers, `ruling_due`, and the moves of one loop as move objects (`moves`, and as lists
 /// `moves_iccs`, `moves_chinese`).
-pub fn game_json(g: &GameScreen, entry: &GameEntry) -> Value {
+pub fn game_json(g: &GameScreen, entry: &GameEntry, options: &ScreenOptions) -> Value {
     let start = entry.game.start;
     let moves = entry.game.main_moves();
     let all = schema::move_objects(&start, &moves[..g.plies.min(moves.len())]);
@@ -53,6 +53,8 @@ pub fn game_json(g: &GameScreen, entry: &GameEntry) -> Value {
         "cycles": cycles,
         "limit": g.limit,
         "early_draw": g.early_draw,
+        "event": options.event.as_ref().map(|e| e.event.clone()),
+        "time_control": options.event.as_ref().and_then(|e| e.time_control.clone()),
     }))
 }
 
@@ -76,6 +78,12 @@ pub fn screen(
     } = walk::expand_all(paths);
     let mut summary = ScreenSummary::default();
     let mut io_err: Option<io::Error> = None;
+    // The event the games are screened under, first (each JSON object names it).
+    if let (Some(e), false) = (&options.event, options.json) {
+        for &l in lang.langs() {
+            out.write_all(e.line(l).as_bytes())?;
+        }
+    }
     // Directory entries that are not regular files, and files that hold no game record: said,
     // with their path (as `validate` says them), but not games.
     for w in &skipped {
@@ -115,7 +123,7 @@ pub fn screen(
         }
         if options.json {
             if options.all || g.has_incident() || g.error.is_some() {
-                serde_json::to_writer(&mut *out, &game_json(g, entry))?;
+                serde_json::to_writer(&mut *out, &game_json(g, entry, options))?;
                 out.write_all(b"\n")?;
             }
         } else {

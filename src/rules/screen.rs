@@ -39,6 +39,45 @@ pub struct ScreenOptions {
     /// An event's ban on draw offers within this many moves (`no_draw_offer_within` of an event
     /// file): a game recorded as drawn in fewer moves is reported.
     pub draw_offer_within: Option<u32>,
+    /// The event screened under (its name, as reports name it), if any.
+    pub event: Option<EventNames>,
+}
+
+/// The event and the time control a screen follows, as its reports name them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EventNames {
+    pub event: String,
+    pub event_en: Option<String>,
+    /// The time control whose natural move limit is screened for (none: the limit is not
+    /// screened, or screened under a profile given by name).
+    pub time_control: Option<String>,
+    pub time_control_zh: Option<String>,
+}
+
+impl EventNames {
+    /// "赛事：2020年全国象棋个人锦标赛，赛制：快棋" / "Event: 2020 National ..., time control rapid".
+    pub fn line(&self, lang: crate::rules::limit::Lang) -> String {
+        use crate::rules::limit::Lang;
+        match lang {
+            Lang::Zh => format!(
+                "赛事：{}{}\n",
+                self.event,
+                self.time_control
+                    .as_ref()
+                    .map_or(String::new(), |tc| format!(
+                        "，赛制：{}",
+                        self.time_control_zh.as_deref().unwrap_or(tc)
+                    ))
+            ),
+            Lang::En => format!(
+                "Event: {}{}\n",
+                self.event_en.as_deref().unwrap_or(&self.event),
+                self.time_control
+                    .as_ref()
+                    .map_or(String::new(), |tc| format!(", time control {tc}"))
+            ),
+        }
+    }
 }
 
 /// A point where a natural move limit claim would be valid: the first ply of a capture-free

@@ -194,6 +194,20 @@ pub fn screen_options(request: &ScreenRequest) -> Result<ScreenOptions, ServiceE
         json: request.json,
         limit,
         draw_offer_within: event.as_ref().and_then(|e| e.no_draw_offer_within),
+        event: event.as_ref().map(|e| {
+            // (The time control is named where its limit is the one screened for.)
+            let tc = request
+                .time_control
+                .as_ref()
+                .filter(|_| request.limit_profile.is_none())
+                .and_then(|tc| e.time_controls.iter().find(|t| &t.name == tc));
+            crate::rules::screen::EventNames {
+                event: e.name.clone(),
+                event_en: e.name_en.clone(),
+                time_control: tc.map(|t| t.name.clone()),
+                time_control_zh: tc.and_then(|t| t.name_zh.clone()),
+            }
+        }),
     })
 }
 
@@ -217,7 +231,7 @@ pub fn screen_json_lines(bytes: &[u8], name: &str, options: &ScreenOptions) -> S
         .collect();
     let mut out = String::new();
     for (g, e) in screens.iter().zip(&entries) {
-        out.push_str(&crate::report::screen::game_json(g, e).to_string());
+        out.push_str(&crate::report::screen::game_json(g, e, options).to_string());
         out.push('\n');
     }
     out
