@@ -392,6 +392,22 @@ def test_bad_option_values():
         xa.claim(moves="h2e2", claimant="red", profile="slow", event=EVENT)
     run_cli("claim", "--moves", "h2e2", "--claimant", "red", "--profile", "slow", "--event", EVENT,
             check_codes=(2,))
+    # The event names its rules: rules= and settings= with it are refused as the CLI refuses
+    # --rules and --settings (the default rules are not "given").
+    for call, cli in (
+        (lambda: xa.adjudicate(moves="h2e2", rules="axf", event=EVENT),
+         ("adjudicate", "--moves", "h2e2", "--rules", "axf", "--event", EVENT)),
+        (lambda: xa.claim(moves="h2e2", claimant="red", rules="cxa", event=EVENT),
+         ("claim", "--moves", "h2e2", "--claimant", "red", "--rules", "cxa", "--event", EVENT)),
+        (lambda: xa.screen(SAMPLES, rules="axf", event=EVENT),
+         ("screen", str(SAMPLES), "--rules", "axf", "--event", EVENT)),
+        (lambda: xa.adjudicate(moves="h2e2", settings={"name": "x"}, event=EVENT), None),
+    ):
+        with pytest.raises(ValueError, match="cannot be used with event="):
+            call()
+        if cli:
+            run_cli(*cli, check_codes=(2,))
+    assert xa.adjudicate(moves="h2e2", event=EVENT)["event"] is not None
 
 
 def test_readme_example(capsys, monkeypatch):

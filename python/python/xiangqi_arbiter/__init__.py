@@ -235,11 +235,19 @@ def _settings(settings, what="settings"):
 _UNSET = object()
 
 
-def _event(event, time_control):
+def _event(event, time_control, **named):
     """The event argument (a path or a dict), refusing a time control without an event (as the
-    CLI's --time-control requires --event)."""
+    CLI's --time-control requires --event), and the options the event names itself with one
+    (``named``: those given, not None), as the CLI and the API refuse them."""
     if event is None and time_control is not None:
         raise ValueError("time_control= needs event= (it names one of the event's time controls)")
+    if event is not None:
+        for name, value in named.items():
+            if value is not None:
+                raise ValueError(
+                    f"{name}= cannot be used with event=: the event names its rules and its time "
+                    "controls' natural move limits (choose time_control=)"
+                )
     return _settings(event, "event")
 
 
@@ -258,7 +266,7 @@ def adjudicate(
     game=1,
     fen=None,
     moves=None,
-    rules="cxa",
+    rules=None,
     settings=None,
     event=None,
     time_control=None,
@@ -273,13 +281,14 @@ def adjudicate(
     :class:`Game` (from :func:`read_games`: game ``number`` of its file, read again when the file
     is there, else the game's own record), or the
     position ``fen`` (default: the start) with ``moves`` (a list of moves in ICCS, WXF or Chinese,
-    or ICCS text ``"h2e2 h9g7 ..."``). ``rules`` is ``"cxa"`` or ``"axf"``; ``settings`` a rule
+    or ICCS text ``"h2e2 h9g7 ..."``). ``rules`` is ``"cxa"`` (the default) or ``"axf"``; ``settings`` a rule
     settings file (a path, or the settings as a dict) that wins over ``rules``;
     ``limit_profile`` the natural move limit profile (``"slow"``, ``"rapid"``, ``"amateur40"``;
     default: the event's time control, else ``"slow"``). ``event`` is an event file (the CLI's
     ``--event``, such as ``events/2020-national-individual.json``; a path, or its content as a
     dict): its rules profile, tournament overlay, occurrence counting and natural move limit
-    win over ``rules`` and ``settings``; ``time_control`` names the event's time control
+    (not with ``rules`` or ``settings``: a ``ValueError``, as the CLI refuses them);
+    ``time_control`` names the event's time control
     (``"slow"``, ``"rapid"`` ...; default: the event's default). ``overlay=True`` turns the
     tournament overlay on (a drawn cycle early in a game from the initial array: Red must vary).
 
@@ -293,9 +302,9 @@ def adjudicate(
             _count("game", game, 1),
             fen,
             moves,
-            rules,
+            "cxa" if rules is None else rules,
             _settings(settings),
-            _event(event, time_control),
+            _event(event, time_control, rules=rules, settings=settings),
             time_control,
             overlay,
             _count("at", at),
@@ -320,7 +329,7 @@ def claim(
     attack_cap=_UNSET,
     check_cap=_UNSET,
     from_claim=None,
-    rules="cxa",
+    rules=None,
     rule_settings=None,
 ):
     """Judge a natural move limit (自然限着) draw claim by ``claimant`` (``"red"`` or ``"black"``).
@@ -334,13 +343,15 @@ def claim(
     ``rules`` the rules the move natures are judged by, ``rule_settings`` a rule settings file
     (a path or a dict) that wins over ``rules``. ``event`` (an event file, as in
     :func:`adjudicate`) gives the rules and the natural move limit of its time control
-    ``time_control`` (default: the event's default), and wins over ``settings``, ``rules`` and
-    ``rule_settings``; ``limit`` and the caps still apply over it.
+    ``time_control`` (default: the event's default); ``profile``, ``settings``, ``rules`` and
+    ``rule_settings`` are not given with it (a ``ValueError``, as the CLI refuses them);
+    ``limit`` and the caps still apply over it, and the report lists them as overrides.
 
     Returns the dict ``xqa claim --json`` prints.
     """
-    if profile is not None and event is not None:
-        raise ValueError("profile= cannot be used with event= (use time_control=)")
+    event_text = _event(
+        event, time_control, profile=profile, settings=settings, rules=rules, rule_settings=rule_settings
+    )
     return _json.loads(
         _native.claim_json(
             source,
@@ -350,14 +361,14 @@ def claim(
             moves,
             "slow" if profile is None else profile,
             _settings(settings),
-            _event(event, time_control),
+            event_text,
             time_control,
             _count("at", at),
             _count("limit", limit),
             _cap("attack_cap", attack_cap),
             _cap("check_cap", check_cap),
             _count("from_claim", from_claim),
-            rules,
+            "cxa" if rules is None else rules,
             _settings(rule_settings),
         )
     )
@@ -366,7 +377,7 @@ def claim(
 def screen(
     sources,
     *,
-    rules="cxa",
+    rules=None,
     threads=0,
     settings=None,
     event=None,
@@ -391,10 +402,10 @@ def screen(
     """
     return _native.screen(
         sources,
-        rules,
+        "cxa" if rules is None else rules,
         _count("threads", threads, 0, 1024),
         _settings(settings),
-        _event(event, time_control),
+        _event(event, time_control, rules=rules, settings=settings),
         time_control,
         overlay,
         draws,
