@@ -425,10 +425,13 @@ macro_rules! out {
 struct Failure {
     code: u8,
     message: String,
+    /// The message in Chinese, where there is one (a broken record's, a venue database's).
+    zh: Option<String>,
 }
 
 fn invalid(message: impl Into<String>) -> Failure {
     Failure {
+        zh: None,
         code: 1,
         message: message.into(),
     }
@@ -438,11 +441,13 @@ fn io_failure(e: std::io::Error) -> Failure {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         // The reader went away (`xqa ... | head`): nothing left to say, and no one to say it to.
         return Failure {
+            zh: None,
             code: 0,
             message: String::new(),
         };
     }
     Failure {
+        zh: None,
         code: 2,
         message: format!("I/O error: {e}"),
     }
@@ -451,6 +456,10 @@ fn io_failure(e: std::io::Error) -> Failure {
 impl From<ServiceError> for Failure {
     fn from(e: ServiceError) -> Failure {
         Failure {
+            zh: e
+                .record
+                .as_deref()
+                .map(|r| xiangqi_arbiter::report::text::error_zh(r, None)),
             code: e.code,
             message: e.message,
         }
@@ -478,6 +487,7 @@ fn write_summary(
 fn read_settings(file: Option<&std::path::Path>) -> Result<Option<SettingsText>, Failure> {
     let Some(file) = file else { return Ok(None) };
     let text = std::fs::read_to_string(file).map_err(|e| Failure {
+        zh: None,
         code: 2,
         message: format!("cannot read {}: {e}", file.display()),
     })?;
@@ -535,6 +545,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             match summary.exit_code() {
                 0 => Ok(()),
                 code => Err(Failure {
+                    zh: None,
                     code,
                     message: summary.failure(),
                 }),
@@ -561,6 +572,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(game) = game {
                 let [path] = paths.as_slice() else {
                     return Err(Failure {
+                        zh: None,
                         code: 2,
                         message: "--game takes one record file".into(),
                     });
@@ -600,6 +612,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             out.flush().map_err(io_failure)?;
             if unreadable > 0 {
                 return Err(Failure {
+                    zh: None,
                     code: 2,
                     message: format!("{unreadable} input(s) could not be read"),
                 });
@@ -651,6 +664,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             write_summary(&mut out, json, &line)?;
             if summary.unreadable > 0 {
                 return Err(Failure {
+                    zh: None,
                     code: 2,
                     message: format!("{} input(s) could not be read", summary.unreadable),
                 });
@@ -834,6 +848,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             ] {
                 if !(seconds > 0.0 && seconds <= 86_400.0) {
                     return Err(Failure {
+                        zh: None,
                         code: 2,
                         message: format!(
                             "{flag} {seconds}: expected more than 0 and at most 86400"
@@ -847,6 +862,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 });
                 if !ok {
                     return Err(Failure {
+                        zh: None,
                         code: 2,
                         message: format!("--allow-origin {o}: expected http://NAME:PORT (no path)"),
                     });
@@ -891,7 +907,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                         }
                     },
                 ))
-                .map_err(|e| Failure {
+                .map_err(|e| Failure { zh: None,
                     code: 2,
                     message: format!("cannot serve on {bind}:{port}: {e}"),
                 })
@@ -908,14 +924,13 @@ fn open_venue(
     loopback: bool,
 ) -> Result<(xiangqi_arbiter::server::venue::Venue, Vec<String>), Failure> {
     use xiangqi_arbiter::venue::{Access, AccessCode, Store};
-    let store = Store::open(db, Access::Write).map_err(|e| Failure {
-        code: 2,
-        message: e.to_string(),
-    })?;
+    let store = Store::open(db, Access::Write).map_err(venue_failure)?;
     let code = match code_file {
-        Some(file) => {
-            Some(AccessCode::from_file(file).map_err(|message| Failure { code: 2, message })?)
-        }
+        Some(file) => Some(AccessCode::from_file(file).map_err(|message| Failure {
+            zh: None,
+            code: 2,
+            message,
+        })?),
         None if loopback => None,
         None => Some(AccessCode::generate().map_err(io_failure)?),
     };
@@ -934,20 +949,23 @@ fn open_venue(
             code.as_str()
         ));
     }
-    let venue = xiangqi_arbiter::server::venue::Venue::new(store, code).map_err(|e| Failure {
+    let venue = xiangqi_arbiter::server::venue::Venue::new(store, code).map_err(venue_failure)?;
+    Ok((venue, notes))
+}
+
+/// A venue database's error (a usage error: the file named, what is wrong with it), in both
+/// languages.
+fn venue_failure(e: xiangqi_arbiter::venue::VenueError) -> Failure {
+    Failure {
+        zh: Some(e.message_zh()),
         code: 2,
         message: e.to_string(),
-    })?;
-    Ok((venue, notes))
+    }
 }
 
 /// `xqa casebook`: the case book read-only, as text, JSON or CSV.
 fn casebook(db: &std::path::Path, json: bool, csv: bool) -> Result<(), Failure> {
     use xiangqi_arbiter::venue::{self, Access, Store};
-    let venue_failure = |e: venue::VenueError| Failure {
-        code: 2,
-        message: e.to_string(),
-    };
     let store = Store::open(db, Access::Read).map_err(venue_failure)?;
     let entries = store.casebook().map_err(venue_failure)?;
     if json {
@@ -1024,6 +1042,7 @@ fn run_repair(
         && !service::may_overwrite(p)
     {
         return Err(Failure {
+            zh: None,
             code: 2,
             message: format!(
                 "{}: the file exists and was not written by xqa repair; use --force to overwrite it",
@@ -1072,6 +1091,7 @@ fn json_failure(e: ServiceError, json: bool) -> Failure {
 
 fn write_file(path: &std::path::Path, text: &str) -> Result<(), Failure> {
     std::fs::write(path, text).map_err(|e| Failure {
+        zh: None,
         code: 2,
         message: format!("cannot write {}: {e}", path.display()),
     })
@@ -1140,13 +1160,23 @@ fn main() -> ExitCode {
             if !f.message.is_empty() {
                 match (lang, f.code) {
                     // (A message already in Chinese, such as a broken record's, is printed as is.)
-                    (Some(TextLang::Zh | TextLang::Both), 1 | 2) if f.message.is_ascii() => {
+                    (Some(l @ (TextLang::Zh | TextLang::Both)), 1 | 2) if f.message.is_ascii() => {
                         let what = if f.code == 2 {
                             "用法错误"
                         } else {
                             "输入有误"
                         };
-                        eprintln!("xqa：{what}：{}", f.message);
+                        // Chinese first; the English follows where the Chinese is a translation
+                        // (under --lang both), or stands in where there is none.
+                        match &f.zh {
+                            Some(zh) => {
+                                eprintln!("xqa：{what}：{zh}");
+                                if l == TextLang::Both {
+                                    eprintln!("xqa: {}", f.message);
+                                }
+                            }
+                            None => eprintln!("xqa：{what}：{}", f.message),
+                        }
                     }
                     _ => eprintln!("xqa: {}", f.message),
                 }

@@ -813,6 +813,23 @@ fn options_given_with_an_event_override_it_or_are_refused() {
             && err.contains("同时使用"),
         "{err}"
     );
+    // A file that cannot be read: Chinese under zh (the system's words in brackets), then the
+    // English under both.
+    let (code, _, err) = xqa(&["adjudicate", "no-such-file.pgn", "--lang", "zh"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("xqa：用法错误：no-such-file.pgn：第1局：无法读取（")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+    let (_, _, err) = xqa(&["adjudicate", "no-such-file.pgn", "--lang", "both"]);
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines.len() == 2
+            && lines[0].starts_with("xqa：用法错误：no-such-file.pgn：第1局：无法读取")
+            && lines[1].starts_with("xqa: no-such-file.pgn: game 1: cannot open"),
+        "{err}"
+    );
 }
 
 /// A score sheet typed as text: a bare move list in Chinese, WXF or ICCS, with or without move

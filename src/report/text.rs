@@ -140,6 +140,10 @@ pub fn error_zh(e: &RecordError, start: Option<&Position>) -> String {
         let _ = write!(s, "「{t}」");
     }
     let _ = write!(s, "：{}", error_kind_zh(&e.kind));
+    // (What the system said of a file it could not read is its own words.)
+    if e.kind == "io" && !e.message.is_empty() {
+        let _ = write!(s, "（{}）", e.message);
+    }
     if e.message.contains("seems to be missing") {
         let side = if e.message.contains("a move of black") {
             "黑方"
