@@ -1044,7 +1044,7 @@ fn the_venue_page_opens_corrects_and_switches_arbiter() {
     );
     cdp.eval("document.querySelector('#cf-tc').value = 'rapid'; true");
     submit(&mut cdp, "#correct-form");
-    cdp.wait_for("document.querySelector('#entry-title').textContent.includes('2')");
+    cdp.wait_for("document.querySelector('#entry-title').textContent.includes('第 2 号')");
     let second = api("/api/venue/casebook/2")["entry"].clone();
     assert_eq!(second["corrects"], 1);
     assert_eq!(second["time_control"], "rapid");
@@ -1059,6 +1059,42 @@ fn the_venue_page_opens_corrects_and_switches_arbiter() {
     cdp.click("#entry-body .entry-link");
     cdp.wait_for("document.querySelector('#entry-title').textContent.includes('第 1 号')");
     assert!(text(&mut cdp, ".entry-fields").contains("#2"));
+
+    // A claim ruled on the live count (recorded as its position and moves), corrected too: the
+    // same position and moves, re-ruled under slow.
+    cdp.eval("document.querySelector('#move').value = 'h2e2'; true");
+    submit(&mut cdp, "#add-move");
+    cdp.wait_for("document.querySelector('#count-moves').textContent.includes('h2e2')");
+    cdp.click("#rule-claim");
+    cdp.wait_for("!!document.querySelector('.entry-row[data-id=\"3\"]')");
+    let third = api("/api/venue/casebook/3")["entry"].clone();
+    assert!(
+        third["record"]
+            .as_str()
+            .unwrap()
+            .ends_with("Moves: h2e2\nLive count 1, revision 1"),
+        "{third}"
+    );
+    cdp.click(".entry-row[data-id=\"3\"]");
+    cdp.wait_for("document.querySelector('#entry-title').textContent.includes('第 3 号')");
+    cdp.click("#correct");
+    assert_eq!(
+        cdp.eval("document.querySelector('#cf-tc').value"),
+        json!("rapid")
+    );
+    cdp.eval("document.querySelector('#cf-tc').value = 'slow'; true");
+    submit(&mut cdp, "#correct-form");
+    cdp.wait_for("document.querySelector('#entry-title').textContent.includes('第 4 号')");
+    let fourth = api("/api/venue/casebook/4")["entry"].clone();
+    assert_eq!(fourth["corrects"], 3);
+    assert_eq!(fourth["time_control"], "slow");
+    assert_eq!(fourth["ruling"]["profile"], "slow");
+    assert_eq!(fourth["ruling"]["claimant"], "red");
+    let stored = third["record"].as_str().unwrap();
+    assert_eq!(
+        fourth["record"].as_str().unwrap(),
+        &stored[..stored.find("\nLive count").unwrap()]
+    );
 
     // Another arbiter takes the phone: a new name is asked, and signs what follows.
     cdp.click("#switch");
