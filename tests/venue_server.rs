@@ -110,6 +110,14 @@ fn start_count(url: &str, table: &str) -> i64 {
     v["count"]["id"].as_i64().unwrap()
 }
 
+/// A claim sample (slow: 14 checks, 4 of them void): a record every ruling test can use.
+fn claim_sample() -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("pgn-samples/claim_slow_checks_void.pgn"),
+    )
+    .unwrap()
+}
+
 /// Knights out and back: legal for ever, no capture.
 const SHUFFLE: [&str; 4] = ["h0g2", "h9g7", "g2h0", "g7h9"];
 
@@ -211,10 +219,7 @@ fn a_ruling_is_recorded_with_its_sheet_and_exported() {
     let db = dir.join("event.sqlite");
     let server = start(&db, &[]);
     let url = &server.url;
-    let sample = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("pgn-samples/claim_slow_checks_void.pgn"),
-    )
-    .unwrap();
+    let sample = claim_sample();
     let (s, v, _) = call(
         "POST",
         &format!(
@@ -666,10 +671,7 @@ fn a_correction_re_rules_the_stored_record_and_points_back() {
     let db = dir.join("event.sqlite");
     let server = start(&db, &["--event", &shipped_event()]);
     let url = &server.url;
-    let sample = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("pgn-samples/claim_slow_checks_void.pgn"),
-    )
-    .unwrap();
+    let sample = claim_sample();
     // Ruled under the default time control (slow): recorded as such.
     let (s, v, _) = call(
         "POST",
