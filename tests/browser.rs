@@ -975,11 +975,16 @@ fn the_venue_page_opens_corrects_and_switches_arbiter() {
     assert!(text(&mut cdp, "#count-title").contains("快棋 rapid"));
     assert_eq!(api("/api/venue/counts/1")["count"]["time_control"], "rapid");
 
-    // A claim ruled and recorded (from another device), then opened from the case book.
-    let sample =
-        std::fs::read_to_string(root.join("pgn-samples/claim_slow_checks_void.pgn")).unwrap();
+    // A claim ruled and recorded (from another device) on the second game of a file, then
+    // opened from the case book.
+    let read = |name: &str| std::fs::read_to_string(root.join("pgn-samples").join(name)).unwrap();
+    let sample = format!(
+        "{}\n{}",
+        read("claim_slow_valid.pgn"),
+        read("claim_slow_checks_void.pgn")
+    );
     let r = ureq::post(&format!(
-        "{url}/api/venue/rule?kind=claim&claimant=red&round=2&table=7&red=%E7%94%B2&black=%E4%B9%99&arbiter=%E8%B5%B5%E8%A3%81%E5%88%A4"
+        "{url}/api/venue/rule?kind=claim&claimant=red&game=2&name=round2.pgn&round=2&table=7&red=%E7%94%B2&black=%E4%B9%99&arbiter=%E8%B5%B5%E8%A3%81%E5%88%A4"
     ))
     .send_string(&sample)
     .unwrap();
@@ -1051,6 +1056,10 @@ fn the_venue_page_opens_corrects_and_switches_arbiter() {
     assert_eq!(second["record"], first["record"]);
     assert_eq!(second["arbiter"], "李裁判");
     assert_eq!(second["ruling"]["profile"], "rapid");
+    // (The same game of the record, claimed at the same ply.)
+    assert_eq!(second["ruling"]["header"], first["ruling"]["header"]);
+    assert_eq!(first["ruling"]["header"]["source"]["game"], 2);
+    assert_eq!(second["ruling"]["at_ply"], first["ruling"]["at_ply"]);
     assert!(text(&mut cdp, ".entry-fields").contains("#1"));
     cdp.wait_for(
         "document.querySelector('.entry-row[data-id=\"1\"]').textContent.includes('已被更正 #2')",

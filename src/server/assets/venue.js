@@ -214,10 +214,10 @@ function drawCounts(counts) {
   const rows = counts.map((c) => `<tr data-id="${c.id}" class="count-row">
     <td>${esc(c.round)}</td><td>${esc(c.table)}</td>
     <td>${esc(c.red || "?")} – ${esc(c.black || "?")}</td>
-    <td>${c.moves.length}</td><td>${claimCell(c)}</td><td>${esc(c.started_by)}</td></tr>`);
+    <td>${c.moves.length}</td><td>${esc(tcLabel(c.time_control))}</td><td>${claimCell(c)}</td><td>${esc(c.started_by)}</td></tr>`);
   $("counts").innerHTML = `<tr><th>${t("round")}</th><th>${t("table")}</th><th>${t("players")}</th>` +
-    `<th>${t("plies")}</th><th>${t("state")}</th><th>${t("by")}</th></tr>` +
-    (rows.join("") || `<tr><td colspan="6" class="muted">${t("none")}</td></tr>`);
+    `<th>${t("plies")}</th><th>${t("time_control")}</th><th>${t("state")}</th><th>${t("by")}</th></tr>` +
+    (rows.join("") || `<tr><td colspan="7" class="muted">${t("none")}</td></tr>`);
   for (const tr of document.querySelectorAll(".count-row")) {
     tr.onclick = () => openCount(Number(tr.dataset.id), true).catch(showError);
   }
@@ -366,8 +366,19 @@ function isClaim(e) {
 }
 
 // The stored record as the rule endpoint takes it again: its exact bytes, or (a position and
-// moves, recorded as "FEN: ...\nMoves: ...") the fen and moves parameters with no body.
+// moves, recorded as "FEN: ...\nMoves: ...") the fen and moves parameters with no body; with
+// the game of the record that was ruled, and for a claim the ply it was made at (and the ply
+// of the claim counted from), as the ruling states them.
 function recordToSend(e, query) {
+  const r = e.ruling || {};
+  const source = r.header && r.header.source;
+  if (source && source.game) query.game = source.game;
+  if (source && source.file) query.name = source.file;
+  if (isClaim(e)) {
+    const at = r.claimed_at_ply ?? r.at_ply;
+    if (Number.isInteger(at)) query.at = at;
+    if (r.counting === "from_claim" && Number.isInteger(r.window_start_ply)) query.from_claim = r.window_start_ply;
+  }
   if (e.record_hex) {
     const bytes = new Uint8Array(e.record_hex.length / 2);
     for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(e.record_hex.substr(2 * i, 2), 16);
@@ -375,6 +386,8 @@ function recordToSend(e, query) {
   }
   const m = /^FEN: ([^\n]*)\nMoves: ([^\n]*)(\n|$)/.exec(e.record);
   if (m) {
+    delete query.game;
+    delete query.name;
     query.fen = m[1];
     query.moves = m[2];
     return "";
