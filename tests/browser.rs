@@ -1125,4 +1125,43 @@ fn the_venue_page_opens_corrects_and_switches_arbiter() {
     let count = api("/api/venue/counts/2");
     assert_eq!(count["count"]["started_by"], "张裁判");
     assert_eq!(count["count"]["time_control"], "slow");
+
+    // Where an access code is asked, 换人 closes the session: the page asks for the code again
+    // and the old session opens nothing.
+    let code_file = scratch.join("code.txt");
+    std::fs::write(&code_file, "final-2020-table\n").unwrap();
+    let (child, url) = common::serve(
+        &[
+            "--db",
+            scratch.join("coded.sqlite").to_str().unwrap(),
+            "--access-code-file",
+            code_file.to_str().unwrap(),
+        ],
+        "http://",
+    );
+    let _coded = Killed(child);
+    cdp.call("Page.navigate", json!({"url": format!("{url}/venue")}));
+    cdp.wait_for("document.readyState === 'complete' && !document.querySelector('#login').hidden");
+    let log_in = |cdp: &mut Cdp, name: &str| {
+        cdp.wait_for("!document.querySelector('#login-code-label').hidden");
+        cdp.eval(&format!(
+            "document.querySelector('#login-name').value = {name:?}; \
+             document.querySelector('#login-code').value = 'FINAL 2020 TABLE'; true"
+        ));
+        submit(cdp, "#login-form");
+        cdp.wait_for("!document.querySelector('#venue-main').hidden");
+    };
+    log_in(&mut cdp, "李裁判");
+    let status = "fetch('/api/venue/counts').then(r => r.status)";
+    assert_eq!(cdp.eval(status), json!(200));
+    cdp.click("#switch");
+    cdp.wait_for("!document.querySelector('#login').hidden");
+    assert_eq!(
+        cdp.eval("document.querySelector('#login-code').value"),
+        json!("")
+    );
+    assert_eq!(cdp.eval(status), json!(401));
+    log_in(&mut cdp, "张裁判");
+    assert!(text(&mut cdp, "#who").contains("张裁判"));
+    assert_eq!(cdp.eval(status), json!(200));
 }
