@@ -505,3 +505,60 @@ fn sessions_and_access_codes() {
             .contains("at least 8")
     );
 }
+
+/// The time controls a count may be started under, for the kinds of event there are: one
+/// natural move limit for all games (no name to give), several time controls without a default
+/// (one must be chosen), and the event-wide limit beside named ones that have a default.
+#[test]
+fn time_control_choices_follow_the_event() {
+    use xiangqi_arbiter::rules::event::Event;
+    use xiangqi_arbiter::venue::TimeControls;
+    let event = |json: &str| Event::from_json(json, "test.json").unwrap();
+    // One limit for all games: the only choice has no name, and a name given is refused.
+    let one = TimeControls::of(Some(&event(
+        r#"{"name": "甲级联赛", "limit": {"base": "rapid"}}"#,
+    )));
+    assert_eq!(one.choices.len(), 1);
+    assert_eq!(one.choices[0].name, None);
+    assert!(one.choices[0].default);
+    assert_eq!(one.choices[0].limit.moves, 50);
+    assert_eq!(one.resolve(None), Ok(None));
+    assert_eq!(one.resolve(Some("  ")), Ok(None));
+    let refused = one.resolve(Some("slow")).unwrap_err().message;
+    assert!(
+        refused.contains("\"slow\"") && refused.contains("the event's limit"),
+        "{refused}"
+    );
+    // Several and no default: none given is refused, naming them.
+    let several = TimeControls::of(Some(&event(
+        r#"{"name": "E", "time_controls": [
+            {"name": "slow", "name_zh": "慢棋", "limit": {"base": "slow"}},
+            {"name": "rapid", "limit": {"base": "rapid"}}]}"#,
+    )));
+    assert!(several.choices.iter().all(|c| !c.default));
+    let refused = several.resolve(None).unwrap_err().message;
+    assert!(
+        refused.contains("slow 慢棋, rapid") && refused.contains("请选择赛制"),
+        "{refused}"
+    );
+    assert_eq!(several.resolve(Some("rapid")), Ok(Some("rapid".into())));
+    // Named ones with a default, beside an event-wide limit that no ruling would take: the
+    // named ones only.
+    let named = TimeControls::of(Some(&event(
+        r#"{"name": "E", "limit": {"base": "amateur40"}, "default_time_control": "rapid",
+            "time_controls": [{"name": "rapid", "limit": {"base": "rapid"}}]}"#,
+    )));
+    assert_eq!(named.choices.len(), 1);
+    assert_eq!(named.resolve(None), Ok(Some("rapid".into())));
+    // No event: the limit profiles a claim accepts, each one known to the rules.
+    let plain = TimeControls::of(None);
+    for c in &plain.choices {
+        let name = c.name.as_deref().unwrap();
+        assert_eq!(
+            xiangqi_arbiter::rules::limit::LimitProfile::by_name(name).as_ref(),
+            Some(&c.limit)
+        );
+    }
+    assert_eq!(plain.resolve(None), Ok(Some("slow".into())));
+    assert!(plain.resolve(Some("blitz")).is_err());
+}

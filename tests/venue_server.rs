@@ -110,6 +110,14 @@ fn start_count(url: &str, table: &str) -> i64 {
     v["count"]["id"].as_i64().unwrap()
 }
 
+/// A claim sample (slow: 14 checks, 4 of them void): a record every ruling test can use.
+fn claim_sample() -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("pgn-samples/claim_slow_checks_void.pgn"),
+    )
+    .unwrap()
+}
+
 /// Knights out and back: legal for ever, no capture.
 const SHUFFLE: [&str; 4] = ["h0g2", "h9g7", "g2h0", "g7h9"];
 
@@ -211,10 +219,7 @@ fn a_ruling_is_recorded_with_its_sheet_and_exported() {
     let db = dir.join("event.sqlite");
     let server = start(&db, &[]);
     let url = &server.url;
-    let sample = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("pgn-samples/claim_slow_checks_void.pgn"),
-    )
-    .unwrap();
+    let sample = claim_sample();
     let (s, v, _) = call(
         "POST",
         &format!(
@@ -545,6 +550,268 @@ fn what_was_acknowledged_survives_sigkill() {
             "entry {id} was acknowledged and is lost"
         );
     }
+}
+
+fn shipped_event() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("events/2020-national-individual.json")
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn choice_names(info: &Value) -> Vec<String> {
+    info["venue"]["time_controls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_count_takes_only_the_events_time_controls() {
+    let dir = Scratch::new("venue-srv-tc");
+    let db = dir.join("event.sqlite");
+    let server = start(&db, &["--event", &shipped_event()]);
+    let url = &server.url;
+    // The venue names the event's time controls, with the default.
+    let (s, info) = get(&format!("{url}/api/venue"));
+    assert_eq!(s, 200);
+    assert_eq!(info["venue"]["event"]["name"], "2020年全国象棋个人锦标赛");
+    assert_eq!(info["venue"]["time_control_source"], "event");
+    assert_eq!(
+        choice_names(&info),
+        ["slow", "rapid", "super_rapid", "armageddon"]
+    );
+    let slow = &info["venue"]["time_controls"][0];
+    assert_eq!(slow["name_zh"], "慢棋");
+    assert_eq!(slow["default"], true);
+    assert!(slow["clock"].as_str().unwrap().contains("40 min"));
+    assert_eq!(slow["limit"]["moves"], 60);
+    assert_eq!(info["venue"]["time_controls"][1]["default"], false);
+    // A time control the event does not have is refused, naming the choices in both languages,
+    // and nothing is stored.
+    let counts = format!("{url}/api/venue/counts");
+    let (s, v) = post(
+        &counts,
+        json!({"round": "1", "table": "1", "time_control": "blitz", "claimant": "red", "arbiter": "李"}),
+    );
+    assert_eq!(s, 400, "{v}");
+    assert_eq!(v["error"]["kind"], "usage");
+    let msg = v["error"]["message"].as_str().unwrap();
+    for want in [
+        "blitz",
+        "slow 慢棋",
+        "rapid 快棋",
+        "armageddon 附加赛",
+        "赛制",
+        "time control",
+    ] {
+        assert!(msg.contains(want), "{want}: {msg}");
+    }
+    let (_, all) = get(&format!("{counts}?all=1"));
+    assert_eq!(all["counts"], json!([]));
+    // None given: the event's default, recorded; one given: that one, and its limit rules the
+    // claim state.
+    let (s, v) = post(
+        &counts,
+        json!({"round": "1", "table": "1", "claimant": "red", "arbiter": "李"}),
+    );
+    assert_eq!(s, 201, "{v}");
+    assert_eq!(v["count"]["time_control"], "slow");
+    let (s, v) = post(
+        &counts,
+        json!({"round": "1", "table": "2", "time_control": "rapid", "claimant": "red", "arbiter": "李"}),
+    );
+    assert_eq!(s, 201, "{v}");
+    assert_eq!(v["count"]["time_control"], "rapid");
+    let (_, v) = get(&format!("{url}/api/venue/counts/{}", v["count"]["id"]));
+    assert_eq!(v["count"]["claim"]["profile"], "rapid", "{v}");
+    assert_eq!(v["count"]["claim"]["required"], 50, "{v}");
+    drop(server);
+
+    // Without an event: the limit profiles a claim may name.
+    let db = dir.join("plain.sqlite");
+    let server = start(&db, &[]);
+    let url = &server.url;
+    let (_, info) = get(&format!("{url}/api/venue"));
+    assert_eq!(info["venue"]["time_control_source"], "profiles");
+    assert_eq!(
+        choice_names(&info),
+        ["slow", "rapid", "armageddon", "amateur40"]
+    );
+    assert_eq!(info["venue"]["time_controls"][0]["default"], true);
+    let counts = format!("{url}/api/venue/counts");
+    let (s, v) = post(
+        &counts,
+        json!({"round": "1", "table": "1", "time_control": "blitz", "arbiter": "李"}),
+    );
+    assert_eq!(s, 400, "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("amateur40"),
+        "{v}"
+    );
+    let (s, v) = post(
+        &counts,
+        json!({"round": "1", "table": "1", "time_control": "amateur40", "claimant": "black", "arbiter": "李"}),
+    );
+    assert_eq!(s, 201, "{v}");
+    let (_, v) = get(&format!("{url}/api/venue/counts/{}", v["count"]["id"]));
+    assert_eq!(v["count"]["claim"]["profile"], "amateur40", "{v}");
+    assert_eq!(v["count"]["claim"]["required"], 40, "{v}");
+}
+
+#[test]
+fn a_correction_re_rules_the_stored_record_and_points_back() {
+    let dir = Scratch::new("venue-srv-correct");
+    let db = dir.join("event.sqlite");
+    let server = start(&db, &["--event", &shipped_event()]);
+    let url = &server.url;
+    let sample = claim_sample();
+    // Ruled under the default time control (slow): recorded as such.
+    let (s, v, _) = call(
+        "POST",
+        &format!(
+            "{url}/api/venue/rule?kind=claim&claimant=red&round=3&table=8&red=A&black=B&arbiter=%E6%9D%8E"
+        ),
+        Some(&sample),
+        None,
+    );
+    assert_eq!(s, 200, "{v}");
+    let first = v["entry"]["id"].as_i64().unwrap();
+    assert_eq!(v["entry"]["time_control"], "slow");
+    assert_eq!(v["entry"]["event"], "2020年全国象棋个人锦标赛");
+    // The committee reads the entry whole, and re-rules its record as stored, under rapid.
+    let (s, stored) = get(&format!("{url}/api/venue/casebook/{first}"));
+    assert_eq!(s, 200);
+    let record = stored["entry"]["record"].as_str().unwrap().to_owned();
+    assert_eq!(record, sample);
+    let (s, v, _) = call(
+        "POST",
+        &format!(
+            "{url}/api/venue/rule?kind=claim&claimant=red&time_control=rapid&round=3&table=8&red=A&black=B&corrects={first}&arbiter=%E7%8E%8B"
+        ),
+        Some(&record),
+        None,
+    );
+    assert_eq!(s, 200, "{v}");
+    let second = &v["entry"];
+    let id = second["id"].as_i64().unwrap();
+    assert_eq!(second["corrects"], first);
+    assert_eq!(second["record"], record.as_str());
+    assert_eq!(second["time_control"], "rapid");
+    assert_eq!(second["arbiter"], "王");
+    assert_eq!(second["ruling"]["profile"], "rapid");
+    assert_ne!(
+        second["ruling"]["required"],
+        stored["entry"]["ruling"]["required"]
+    );
+    // The old entry, never changed, now names the entry that corrects it.
+    let (_, old) = get(&format!("{url}/api/venue/casebook/{first}"));
+    assert_eq!(old["entry"]["corrected_by"], json!([id]));
+    assert_eq!(old["entry"]["ruling"], stored["entry"]["ruling"]);
+    // A correction of an entry that does not exist is refused before anything is ruled.
+    let (s, v, _) = call(
+        "POST",
+        &format!(
+            "{url}/api/venue/rule?kind=claim&claimant=red&round=3&table=8&corrects=999&arbiter=x"
+        ),
+        Some(&record),
+        None,
+    );
+    assert_eq!(s, 404, "{v}");
+    let (_, book) = get(&format!("{url}/api/venue/casebook"));
+    assert_eq!(book["entries"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn logging_out_closes_the_session_and_the_next_arbiter_signs_the_entries() {
+    let dir = Scratch::new("venue-srv-logout");
+    let db = dir.join("event.sqlite");
+    let server = start(&db, &["--bind", "0.0.0.0"]);
+    let url = &server.url;
+    let code = server.code.clone().expect("a code printed");
+    let login = |name: &str| {
+        let (s, v, cookie) = call(
+            "POST",
+            &format!("{url}/api/venue/login"),
+            Some(&json!({"code": code, "arbiter": name}).to_string()),
+            None,
+        );
+        assert_eq!(s, 200, "{v}");
+        cookie.unwrap().split(';').next().unwrap().to_string()
+    };
+    let cookie = login("李裁判");
+    let token = cookie.split('=').nth(1).unwrap().to_owned();
+    let (s, _, _) = call(
+        "GET",
+        &format!("{url}/api/venue/counts"),
+        None,
+        Some(&cookie),
+    );
+    assert_eq!(s, 200);
+    // Logging out: the cookie is cleared, and the session is gone from the database when the
+    // answer comes.
+    let (s, v, set) = call(
+        "POST",
+        &format!("{url}/api/venue/logout"),
+        Some(""),
+        Some(&cookie),
+    );
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["logged_out"], true);
+    let set = set.expect("the cookie cleared");
+    assert!(
+        set.starts_with(&format!("{}=;", cookie.split('=').next().unwrap()))
+            && set.contains("Max-Age=0"),
+        "{set}"
+    );
+    let conn =
+        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    let left: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sessions WHERE token = ?1",
+            [&token],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(left, 0);
+    drop(conn);
+    // The old cookie no longer opens anything.
+    let (s, v, _) = call(
+        "GET",
+        &format!("{url}/api/venue/counts"),
+        None,
+        Some(&cookie),
+    );
+    assert_eq!(s, 401, "{v}");
+    assert_eq!(v["error"]["kind"], "unauthorized");
+    let (_, v, _) = call("GET", &format!("{url}/api/venue"), None, Some(&cookie));
+    assert_eq!(v["venue"]["arbiter"], Value::Null);
+    // Logging out again (or without a session) is harmless.
+    let (s, v, _) = call(
+        "POST",
+        &format!("{url}/api/venue/logout"),
+        Some(""),
+        Some(&cookie),
+    );
+    assert_eq!(s, 200);
+    assert_eq!(v["logged_out"], false);
+    // The next arbiter on the same phone: entries carry the new name.
+    let cookie = login("张裁判");
+    let (s, v, _) = call(
+        "POST",
+        &format!("{url}/api/venue/counts"),
+        Some(&json!({"round": "1", "table": "4"}).to_string()),
+        Some(&cookie),
+    );
+    assert_eq!(s, 201, "{v}");
+    assert_eq!(v["count"]["started_by"], "张裁判");
 }
 
 /// A count's ruling: its repetition cycles (a cycle entry whose ruling is the adjudication of

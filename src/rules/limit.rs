@@ -137,6 +137,9 @@ impl LimitProfile {
         }
     }
 
+    /// The names [`LimitProfile::by_name`] knows, in the order a picker lists them.
+    pub const NAMES: [&'static str; 4] = ["slow", "rapid", "armageddon", "amateur40"];
+
     /// The built-in profiles by name (`slow`, `rapid`, `armageddon` = rapid, `amateur40`).
     pub fn by_name(name: &str) -> Option<LimitProfile> {
         match name {
@@ -1013,7 +1016,8 @@ fn nature_name(k: NatureKind, lang: Lang) -> &'static str {
     }
 }
 
-fn profile_title(name: &str, lang: Lang) -> String {
+/// A limit profile's title: 慢棋, 快棋 ... in Chinese; its name in English.
+pub fn profile_title(name: &str, lang: Lang) -> String {
     match (name, lang) {
         ("slow", Lang::Zh) => "慢棋".into(),
         ("rapid", Lang::Zh) => "快棋".into(),

@@ -175,6 +175,7 @@ pub fn router(options: &ServerOptions) -> Router {
         .route("/venue.js", get(assets::venue_script))
         .route("/api/venue", get(venue::info))
         .route("/api/venue/login", post(venue::login))
+        .route("/api/venue/logout", post(venue::logout))
         .route(
             "/api/venue/counts",
             get(venue::counts).post(venue::start_count),

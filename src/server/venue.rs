@@ -1,8 +1,9 @@
 //! `xqa serve --db EVENT.sqlite`: the venue's API and pages over [`crate::venue`].
 //!
-//! - `GET /api/venue`: the venue (database, event, whether an access code is needed, who this
-//!   device is);
+//! - `GET /api/venue`: the venue (event, the time controls a count may use, whether an access
+//!   code is needed, who this device is);
 //! - `POST /api/venue/login` `{"code","arbiter"}`: lets a device in (a session cookie);
+//!   `POST /api/venue/logout`: closes this device's session (another arbiter takes the phone);
 //! - live counts: `GET /api/venue/counts[?all=1]` (each running count with its claim state),
 //!   `POST /api/venue/counts` `{"round","table","red","black","time_control","claimant","fen"}`,
 //!   `GET /api/venue/counts/{id}`, `POST /api/venue/counts/{id}/moves` `{"ply","move"}` (409
@@ -22,7 +23,8 @@ use super::AppState;
 use super::api::{self, ApiError, RawQuery};
 use crate::service::{self, ClaimRequest, GameInput, ServiceError};
 use crate::venue::{
-    AccessCode, CaseKind, ErrorKind, NO_CODE_TAG, NewCase, NewCount, Store, VenueError,
+    AccessCode, CaseKind, ErrorKind, NO_CODE_TAG, NewCase, NewCount, Store, TimeControls,
+    VenueError,
 };
 use crate::{Color, START_FEN};
 use axum::body::Body;
@@ -180,7 +182,11 @@ pub(crate) async fn gate(
     if venue.code.is_none() {
         return Ok(());
     }
-    let open = !path.starts_with("/api/") || matches!(path, "/api/venue" | "/api/venue/login");
+    let open = !path.starts_with("/api/")
+        || matches!(
+            path,
+            "/api/venue" | "/api/venue/login" | "/api/venue/logout"
+        );
     if open {
         return Ok(());
     }
@@ -239,7 +245,17 @@ fn id_of(raw: &str) -> Result<i64, ApiError> {
         .ok_or_else(|| api::usage(format!("{}: not an id", service::shorten(raw))))
 }
 
-/// GET /api/venue
+/// The time controls a count may be started under: the server's event's, or without one the
+/// limit profiles.
+fn time_controls(state: &AppState) -> Result<TimeControls, ApiError> {
+    Ok(TimeControls::of(
+        service::event_of(state.event.as_ref())?.as_ref(),
+    ))
+}
+
+/// GET /api/venue: the event (its names), the time controls a count may use
+/// (`time_controls`: name, name_zh, clock, limit, default; `time_control_source`: event or
+/// profiles), whether an access code is asked, and who this device is.
 pub(crate) async fn info(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -250,6 +266,7 @@ pub(crate) async fn info(
         .ok()
         .flatten()
         .map(|e| serde_json::json!({"name": e.name, "name_en": e.name_en}));
+    let tcs = time_controls(&state)?;
     Ok(json_answer(
         StatusCode::OK,
         &serde_json::json!({
@@ -258,6 +275,8 @@ pub(crate) async fn info(
                 "access_required": venue.code.is_some(),
                 "arbiter": who,
                 "event": event,
+                "time_controls": tcs.choices,
+                "time_control_source": tcs.source,
             }
         }),
     ))
@@ -298,6 +317,37 @@ pub(crate) async fn login(State(state): State<AppState>, body: Body) -> Result<R
     r.headers_mut().insert(
         header::SET_COOKIE,
         HeaderValue::from_str(&cookie).expect("hex token"),
+    );
+    Ok(r)
+}
+
+/// POST /api/venue/logout: this device's session closed (deleted from the database, committed
+/// before the answer) and its cookie cleared. A device without a session is answered the same.
+pub(crate) async fn logout(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let venue = venue_of(&state)?.clone();
+    let tokens = session_tokens(&venue, &headers);
+    let closed = with_store(&venue, move |s| {
+        let mut closed = false;
+        for token in &tokens {
+            closed |= s.close_session(token)?;
+        }
+        Ok(closed)
+    })
+    .await?;
+    let mut r = json_answer(
+        StatusCode::OK,
+        &serde_json::json!({"schema": 1, "logged_out": closed}),
+    );
+    let cookie = format!(
+        "{}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict",
+        venue.cookie
+    );
+    r.headers_mut().insert(
+        header::SET_COOKIE,
+        HeaderValue::from_str(&cookie).expect("a cookie name"),
     );
     Ok(r)
 }
@@ -429,12 +479,17 @@ pub(crate) async fn start_count(
             )));
         }
     };
+    // (A time control the event does not have is refused now, not in every claim state later;
+    // none given is the default, recorded.)
+    let time_control = time_controls(&state)?
+        .resolve(start.time_control.as_deref())
+        .map_err(|r| api::usage(r.message))?;
     let new = NewCount {
         round: start.round,
         table: start.table,
         red: start.red,
         black: start.black,
-        time_control: start.time_control.filter(|t| !t.trim().is_empty()),
+        time_control,
         claimant,
         fen: start.fen.unwrap_or_else(|| START_FEN.to_owned()),
     };
@@ -620,11 +675,18 @@ pub(crate) async fn rule(
     };
     let record_bytes =
         (!bytes.is_empty() && std::str::from_utf8(&bytes).is_err()).then(|| bytes.to_vec());
+    // (None named: the entry records the one the ruling takes, the default.)
+    let default_time_control = time_controls(&state)?.resolve(None).ok().flatten();
     let mut new = NewCase {
         kind,
         corrects,
         event: None,
-        time_control: api::param(&q, "time_control").map(str::to_owned),
+        // (Without an event, the limit profile named is the ruling's time control.)
+        time_control: ["time_control", "profile", "limit_profile"]
+            .iter()
+            .find_map(|p| api::param(&q, p))
+            .map(str::to_owned)
+            .or(default_time_control),
         round: text("round"),
         table: text("table"),
         red: text("red"),

@@ -159,4 +159,17 @@ impl Store {
             .optional()
             .map_err(|e| VenueError::sqlite(self.path(), e))
     }
+
+    /// Closes the session of this token (the device logs out, or hands the phone to another
+    /// arbiter): deleted, and committed before this returns. Whether there was one.
+    pub fn close_session(&mut self, token: &str) -> Result<bool, VenueError> {
+        if !is_token(token) {
+            return Ok(false);
+        }
+        let n = self
+            .conn
+            .execute("DELETE FROM sessions WHERE token = ?1", [token])
+            .map_err(|e| VenueError::sqlite(self.path(), e))?;
+        Ok(n > 0)
+    }
 }

@@ -5,7 +5,8 @@
 //! - [`store`]: recognising, creating and locking the file, its schema version;
 //! - [`counts`]: live counts, one per round and table, extended one acknowledged move at a time;
 //! - [`casebook`]: entries that are never changed (a correction is a new entry), and their export;
-//! - [`access`]: the access code and the arbiters' sessions.
+//! - [`access`]: the access code and the arbiters' sessions;
+//! - [`time_controls`]: the time controls a live count may be started under.
 //!
 //! Every call that writes commits before it returns.
 
@@ -13,11 +14,13 @@ pub mod access;
 pub mod casebook;
 pub mod counts;
 pub mod store;
+pub mod time_controls;
 
 pub use access::{AccessCode, NO_CODE_TAG, Session};
 pub use casebook::{CaseEntry, CaseKind, NewCase};
 pub use counts::{Count, CountMove, NewCount};
 pub use store::{Access, SCHEMA_VERSION, Store};
+pub use time_controls::{TimeControlChoice, TimeControls};
 
 use std::fmt;
 use std::path::{Path, PathBuf};

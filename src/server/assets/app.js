@@ -586,6 +586,15 @@ async function venueBoot() {
   sel.disabled = true;
   $("event-file").disabled = true;
   $("rules").value = "cxa";
+  // Without an event a count's time control is a limit profile: every one the server takes is
+  // in the header's list, so that the page rules a count as the server does.
+  if (S.venue.info.time_control_source === "profiles") {
+    for (const tc of S.venue.info.time_controls ?? []) {
+      if (![...$("profile").options].some((o) => o.value === tc.name)) {
+        $("profile").insertAdjacentHTML("beforeend", `<option value="${esc(tc.name)}" data-t="${esc(tc.name_zh ?? tc.name)}|${esc(tc.name)}">${esc(tc.name)}</option>`);
+      }
+    }
+  }
   fillTimeControls();
   venueFillTimeControls();
   for (const k of VENUE_FIELDS) if (kept[k] && [...($(`v-${k}`).options ?? [{ value: kept[k] }])].some((o) => o.value === kept[k])) $(`v-${k}`).value = kept[k];
@@ -604,16 +613,14 @@ async function venueBoot() {
   S.venue.poll = setInterval(venuePoll, 3000);
 }
 
-// The time controls a new count may take: the event's (its default first chosen), or without an
-// event the limit profiles.
+// The time controls a new count may take, as the server lists them (GET /api/venue): the
+// event's, or without an event the limit profiles; the default chosen first.
 function venueFillTimeControls() {
-  const e = chosenEvent();
+  const list = S.venue.info.time_controls ?? [];
   const keep = $("v-tc").value;
-  $("v-tc").innerHTML = e
-    ? e.time_controls.map((tc) => `<option value="${esc(tc.name)}">${esc(tcName(tc))}</option>`).join("")
-    : [...$("profile").options].map((o) => `<option value="${esc(o.value)}">${esc(o.textContent)}</option>`).join("");
-  const have = (v) => [...$("v-tc").options].some((o) => o.value === v);
-  $("v-tc").value = have(keep) ? keep : (e ? (e.default_time_control ?? e.time_controls[0]?.name ?? "") : "slow");
+  $("v-tc").innerHTML = list.map((tc) => `<option value="${esc(tc.name)}">${esc(tcName(tc))}${tc.clock ? ` · ${esc(tc.clock)}` : ""}</option>`).join("");
+  const have = (v) => list.some((tc) => tc.name === v);
+  $("v-tc").value = have(keep) ? keep : (list.find((tc) => tc.default)?.name ?? list[0]?.name ?? "");
 }
 
 // Keeps this device's venue fields; `count` (an id or null) when the count shown changes.

@@ -1,5 +1,6 @@
 // xqa venue page: the running live counts of every table (with their claim state), a count's
-// moves entered from any device, and the case book. Everything is stored on the server
+// moves entered from any device, and the case book: an entry read whole, and corrected by a new
+// ruling of its stored record. Everything is stored on the server
 // (xqa serve --db) before it is acknowledged; this script only draws and sends.
 "use strict";
 
@@ -8,6 +9,7 @@ const V = {
   lang: (navigator.language || "zh").toLowerCase().startsWith("zh") ? "zh" : "en",
   info: null,
   count: null,
+  entry: null,
   name: localStorage.getItem("xqa.arbiter") || "",
 };
 const WORDS = {
@@ -44,6 +46,29 @@ const WORDS = {
   ply_n: ["第 {n} 步", "ply {n}"],
   count_of: ["第 {r} 轮 第 {t} 台", "round {r}, table {t}"],
   refresh: ["每 5 秒自动刷新", "refreshed every 5 s"],
+  switch: ["换人 Switch arbiter", "Switch arbiter 换人"],
+  correct: ["更正 Correct this entry", "Correct this entry 更正"],
+  close_entry: ["关闭", "Close"],
+  record_correction: ["重新裁决并记录更正", "Re-rule and record the correction"],
+  entry_of: ["第 {n} 号记录", "Entry #{n}"],
+  kind: ["类别", "Kind"],
+  event: ["赛事", "Event"],
+  at: ["时间", "Time"],
+  record: ["棋谱（原样保存）", "Record (exactly as stored)"],
+  record_hex: ["原始字节（十六进制）", "The record's bytes (hex)"],
+  ruling: ["裁决", "Ruling"],
+  verdict: ["结论", "Verdict"],
+  reasons: ["理由", "Reasons"],
+  raw_json: ["原始 JSON", "raw JSON"],
+  no_sheet: ["无裁决书", "no sheet"],
+  event_limit: ["本赛事统一限着", "the event's limit"],
+  no_event: ["（未指定赛事）", "(no event)"],
+  counted: ["计数 {c} / {r}，尚缺 {n}", "counted {c} of {r}, {n} still needed"],
+  valid_yes: ["提和成立", "the claim is valid"],
+  valid_no: ["提和不成立", "the claim is not valid"],
+  result: ["结果", "result"],
+  outcome: ["判定", "outcome"],
+  cycle_n: ["循环 {n}（第 {a}–{b} 步）", "cycle {n} (plies {a}–{b})"],
 };
 const t = (k, vars = {}) => {
   const pair = WORDS[k] || [k, k];
@@ -57,7 +82,7 @@ async function call(method, path, body, query) {
   const url = query ? `${path}?${new URLSearchParams(query)}` : path;
   const opts = { method, credentials: "same-origin" };
   if (body !== undefined) {
-    opts.body = typeof body === "string" ? body : JSON.stringify(body);
+    opts.body = typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body);
   }
   const r = await fetch(url, opts);
   const text = await r.text();
@@ -85,7 +110,10 @@ function translate() {
 function showLogin() {
   $("login").hidden = false;
   $("venue-main").hidden = true;
+  $("switch").hidden = true;
+  $("who").textContent = "";
   $("login-name").value = V.name;
+  $("login-code").value = "";
   const asked = !!(V.info && V.info.access_required);
   $("login-code-label").hidden = !asked;
   // (A hidden field that is required would keep the form from being sent.)
@@ -98,6 +126,34 @@ function arbiterName() {
 
 function withName(body) {
   return V.info && V.info.access_required ? body : { ...body, arbiter: V.name };
+}
+
+// The time controls a count may use (the event's, or without one the limit profiles).
+function choices() {
+  return (V.info && V.info.time_controls) || [];
+}
+
+// A time control as the page names it: Chinese first.
+function tcLabel(name) {
+  if (name === null || name === undefined) return t("event_limit");
+  const c = choices().find((x) => x.name === name);
+  return c && c.name_zh ? `${c.name_zh} ${name}` : name;
+}
+
+function fillTimeControls(select, chosen) {
+  select.innerHTML = choices().map((c) => {
+    const value = c.name ?? "";
+    const pick = chosen === undefined ? c.default : value === (chosen ?? "");
+    const clock = c.clock ? ` · ${c.clock}` : "";
+    return `<option value="${esc(value)}"${pick ? " selected" : ""}>${esc(tcLabel(c.name))}${esc(clock)}</option>`;
+  }).join("");
+}
+
+function drawHeader() {
+  const e = V.info && V.info.event;
+  $("event-name").textContent = e ? [e.name, e.name_en].filter((x) => x).join(" · ") : "";
+  $("open-tc").textContent = V.count && !V.count.closed_at
+    ? `#${V.count.id} ${t("time_control")}: ${tcLabel(V.count.time_control)}` : "";
 }
 
 async function boot() {
@@ -116,7 +172,14 @@ async function boot() {
   $("login").hidden = true;
   $("venue-main").hidden = false;
   $("who").textContent = `${t("by")}: ${arbiterName()}`;
+  $("switch").hidden = false;
+  fillTimeControls($("nc-tc"));
+  drawHeader();
+  lastBook = 0;
   await refresh();
+  const asked = /^#entry-(\d+)$/.exec(location.hash);
+  if (asked && !V.entry) await openEntry(Number(asked[1])).catch(showError);
+  else if (V.entry) await openEntry(V.entry.id).catch(showError);
 }
 
 let lastBook = 0;
@@ -151,10 +214,10 @@ function drawCounts(counts) {
   const rows = counts.map((c) => `<tr data-id="${c.id}" class="count-row">
     <td>${esc(c.round)}</td><td>${esc(c.table)}</td>
     <td>${esc(c.red || "?")} – ${esc(c.black || "?")}</td>
-    <td>${c.moves.length}</td><td>${claimCell(c)}</td><td>${esc(c.started_by)}</td></tr>`);
+    <td>${c.moves.length}</td><td>${esc(tcLabel(c.time_control))}</td><td>${claimCell(c)}</td><td>${esc(c.started_by)}</td></tr>`);
   $("counts").innerHTML = `<tr><th>${t("round")}</th><th>${t("table")}</th><th>${t("players")}</th>` +
-    `<th>${t("plies")}</th><th>${t("state")}</th><th>${t("by")}</th></tr>` +
-    (rows.join("") || `<tr><td colspan="6" class="muted">${t("none")}</td></tr>`);
+    `<th>${t("plies")}</th><th>${t("time_control")}</th><th>${t("state")}</th><th>${t("by")}</th></tr>` +
+    (rows.join("") || `<tr><td colspan="7" class="muted">${t("none")}</td></tr>`);
   for (const tr of document.querySelectorAll(".count-row")) {
     tr.onclick = () => openCount(Number(tr.dataset.id), true).catch(showError);
   }
@@ -165,7 +228,8 @@ async function openCount(id, scroll) {
   const c = (await call("GET", `/api/venue/counts/${id}`)).count;
   V.count = c;
   $("count-panel").hidden = false;
-  $("count-title").textContent = `#${c.id} ${t("count_of", { r: c.round, t: c.table })} · ${c.red || "?"} – ${c.black || "?"}`;
+  $("count-title").textContent = `#${c.id} ${t("count_of", { r: c.round, t: c.table })} · ${c.red || "?"} – ${c.black || "?"} · ${t("time_control")}: ${tcLabel(c.time_control)}`;
+  drawHeader();
   $("count-state").innerHTML = claimCell(c);
   $("count-moves").innerHTML = c.moves.map((m) =>
     `<span class="muted">${m.ply}.</span> ${esc(m.iccs)} <span class="muted">(${esc(m.entered_by)})</span>`).join(" ");
@@ -189,14 +253,209 @@ function drawCasebook(entries) {
       html += `<h4>${esc(t("count_of", { r: e.round, t: e.table }))} · ${esc(e.red || "?")} – ${esc(e.black || "?")}</h4>`;
     }
     const verdict = [e.verdict, ...e.cycle_verdicts, e.result].filter((v) => v).join(" · ");
-    html += `<div class="cycle">#${e.id} <b>${t("kind_" + e.kind)}</b> ${esc(verdict)}
+    const current = V.entry && V.entry.id === e.id ? " current-entry" : "";
+    html += `<div class="cycle entry-row${current}" data-id="${e.id}">#${e.id} <b>${t("kind_" + e.kind)}</b> ${esc(verdict)}
       <span class="muted">${esc(e.arbiter)} · ${esc(e.at)}</span>
       ${e.corrects ? ` · ${t("corrects")} #${e.corrects}` : ""}
       ${e.corrected_by.length ? ` · <span class="warn">${t("corrected_by")} #${e.corrected_by.join(", #")}</span>` : ""}
       ${e.has_sheet ? ` · <a href="/api/venue/casebook/${e.id}/sheet" target="_blank">${t("sheet")}</a>` : ""}</div>`;
   }
   $("casebook").innerHTML = html;
+  for (const row of document.querySelectorAll(".entry-row")) {
+    row.onclick = (ev) => {
+      if (ev.target.closest("a")) return;
+      openEntry(Number(row.dataset.id)).catch(showError);
+    };
+  }
 }
+
+// Every reason the ruling gives (an object's reason_zh and reason_en), where it gives it.
+function reasons(ruling) {
+  const out = [];
+  const walk = (v, where) => {
+    if (!v || typeof v !== "object") return;
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => walk(x, where.concat([i])));
+      return;
+    }
+    if (v.reason_zh || v.reason_en) out.push({ where, v });
+    for (const [k, x] of Object.entries(v)) {
+      if (k !== "moves" && k !== "header") walk(x, where.concat([k]));
+    }
+  };
+  walk(ruling, []);
+  return out;
+}
+
+function reasonTitle(where, v) {
+  if (where[0] === "cycles" && where.length === 2) {
+    return t("cycle_n", { n: where[1] + 1, a: v.first_ply ?? v.start_ply, b: v.last_ply ?? v.end_ply });
+  }
+  if (where.length === 1 && where[0] === "outcome") return t("outcome");
+  return where.join(".");
+}
+
+function rulingHtml(e) {
+  const r = e.ruling || {};
+  const lines = [];
+  const verdicts = [r.verdict, ...(r.cycles || []).map((c) => c.verdict)].filter((x) => x);
+  if (verdicts.length) lines.push(`<b>${t("verdict")}:</b> ${esc(verdicts.join(" · "))}`);
+  if (typeof r.valid === "boolean") {
+    lines.push(`${r.valid ? t("valid_yes") : t("valid_no")}` +
+      (r.required !== undefined ? ` · ${esc(t("counted", { c: r.counted, r: r.required, n: r.needed }))}` : "") +
+      (r.profile ? ` · ${esc(r.profile)}` : ""));
+  }
+  if (r.outcome && r.outcome.result) lines.push(`${t("result")}: <b>${esc(r.outcome.result)}</b>`);
+  const why = reasons(r).map(({ where, v }) =>
+    `<div class="reason"><span class="muted">${esc(reasonTitle(where, v))}</span><br>` +
+    `<span class="zh" lang="zh-CN">${esc(v.reason_zh || "")}</span><br>` +
+    `<span class="en" lang="en">${esc(v.reason_en || "")}</span></div>`);
+  if (why.length) lines.push(`<b>${t("reasons")}:</b>${why.join("")}`);
+  return lines.map((l) => `<div>${l}</div>`).join("");
+}
+
+const entryLink = (n) => `<a href="#entry-${n}" class="entry-link" data-entry="${n}">#${n}</a>`;
+
+async function openEntry(id) {
+  const e = (await call("GET", `/api/venue/casebook/${id}`)).entry;
+  V.entry = e;
+  $("entry-panel").hidden = false;
+  $("correct-form").hidden = true;
+  $("entry-title").textContent = `${t("entry_of", { n: e.id })} · ${t("kind_" + e.kind)}`;
+  const row = (k, v) => `<tr><th>${t(k)}</th><td>${v}</td></tr>`;
+  const fields = [
+    row("kind", `${esc(t("kind_" + e.kind))} (${esc(e.kind)})`),
+    row("event", e.event ? esc(e.event) : `<span class="muted">${t("no_event")}</span>`),
+    row("time_control", esc(tcLabel(e.time_control))),
+    row("round", esc(e.round)),
+    row("table", esc(e.table)),
+    row("players", `${esc(e.red || "?")} – ${esc(e.black || "?")}`),
+    row("by", esc(e.arbiter)),
+    row("at", esc(e.at)),
+  ];
+  if (e.corrects) fields.push(row("corrects", entryLink(e.corrects)));
+  if (e.corrected_by.length) {
+    fields.push(row("corrected_by", `<span class="warn">${e.corrected_by.map(entryLink).join(", ")}</span>`));
+  }
+  fields.push(row("sheet", e.sheet !== null
+    ? `<a href="/api/venue/casebook/${e.id}/sheet" target="_blank" id="entry-sheet">${t("sheet")} #${e.id}</a>`
+    : `<span class="muted">${t("no_sheet")}</span>`));
+  fields.push(row("raw_json", `<a href="/api/venue/casebook/${e.id}" target="_blank" id="entry-json">/api/venue/casebook/${e.id}</a>`));
+  $("entry-body").innerHTML = `<table class="entry-fields">${fields.join("")}</table>` +
+    `<h4>${t("ruling")}</h4><div id="entry-ruling">${rulingHtml(e)}</div>` +
+    `<h4>${t("record")}</h4><pre id="entry-record"></pre>` +
+    (e.record_hex ? `<h4>${t("record_hex")}</h4><pre id="entry-hex" class="mono"></pre>` : "");
+  // (Set as text: the record is shown exactly as stored, never read as markup.)
+  $("entry-record").textContent = e.record;
+  if (e.record_hex) $("entry-hex").textContent = e.record_hex;
+  for (const a of document.querySelectorAll("#entry-body .entry-link")) {
+    a.onclick = (ev) => {
+      ev.preventDefault();
+      openEntry(Number(a.dataset.entry)).catch(showError);
+    };
+  }
+  for (const r of document.querySelectorAll(".entry-row")) {
+    r.classList.toggle("current-entry", Number(r.dataset.id) === e.id);
+  }
+  history.replaceState(null, "", `#entry-${e.id}`);
+}
+
+// Whether an entry's ruling is a claim's (a sheet records either a claim or an adjudication).
+function isClaim(e) {
+  return e.kind === "claim" || (e.kind === "sheet" && typeof e.ruling.claimant === "string");
+}
+
+// The stored record as the rule endpoint takes it again: its exact bytes, or (a position and
+// moves, recorded as "FEN: ...\nMoves: ...") the fen and moves parameters with no body; with
+// the game of the record that was ruled, and for a claim the ply it was made at (and the ply
+// of the claim counted from), as the ruling states them.
+function recordToSend(e, query) {
+  const r = e.ruling || {};
+  const source = r.header && r.header.source;
+  if (source && source.game) query.game = source.game;
+  if (source && source.file) query.name = source.file;
+  if (isClaim(e)) {
+    const at = r.claimed_at_ply ?? r.at_ply;
+    if (Number.isInteger(at)) query.at = at;
+    if (r.counting === "from_claim" && Number.isInteger(r.window_start_ply)) query.from_claim = r.window_start_ply;
+  }
+  if (e.record_hex) {
+    const bytes = new Uint8Array(e.record_hex.length / 2);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(e.record_hex.substr(2 * i, 2), 16);
+    return bytes;
+  }
+  const m = /^FEN: ([^\n]*)\nMoves: ([^\n]*)(\n|$)/.exec(e.record);
+  if (m) {
+    delete query.game;
+    delete query.name;
+    query.fen = m[1];
+    query.moves = m[2];
+    return "";
+  }
+  return e.record;
+}
+
+$("correct").onclick = () => {
+  const e = V.entry;
+  if (!e) return;
+  fillTimeControls($("cf-tc"), e.time_control);
+  // (A time control the choices no longer hold: the default is offered.)
+  if (!choices().some((c) => (c.name ?? "") === (e.time_control ?? ""))) fillTimeControls($("cf-tc"));
+  const claim = isClaim(e);
+  $("cf-claimant-label").hidden = !claim;
+  if (claim && e.ruling.claimant) $("cf-claimant").value = e.ruling.claimant;
+  $("correct-form").hidden = false;
+};
+
+$("entry-close").onclick = () => {
+  V.entry = null;
+  $("entry-panel").hidden = true;
+  history.replaceState(null, "", location.pathname);
+  for (const r of document.querySelectorAll(".entry-row")) r.classList.remove("current-entry");
+};
+
+$("correct-form").onsubmit = async (ev) => {
+  ev.preventDefault();
+  const e = V.entry;
+  if (!e) return;
+  const claim = isClaim(e);
+  const query = {
+    kind: e.kind, round: e.round, table: e.table, red: e.red, black: e.black, corrects: e.id,
+  };
+  if (e.kind === "sheet") query.sheet_of = claim ? "claim" : "adjudicate";
+  if (claim) query.claimant = $("cf-claimant").value;
+  const tc = $("cf-tc").value;
+  if (tc) {
+    const fromEvent = V.info.time_control_source === "event";
+    query[fromEvent ? "time_control" : claim ? "profile" : "limit_profile"] = tc;
+  }
+  if (!V.info.access_required) query.arbiter = V.name;
+  const body = recordToSend(e, query);
+  try {
+    const r = await call("POST", "/api/venue/rule", body, query);
+    lastBook = 0;
+    await refresh();
+    await openEntry(r.entry.id);
+  } catch (err) {
+    showError(err);
+  }
+};
+
+$("switch").onclick = async () => {
+  // (Phones are shared: this device's session is closed on the server, its cookie cleared,
+  // and the next arbiter gives a name, and the code where one is asked.)
+  try {
+    await call("POST", "/api/venue/logout", {});
+  } catch (e) {
+    showError(e);
+    return;
+  }
+  if (V.info) V.info.arbiter = null;
+  V.name = "";
+  localStorage.removeItem("xqa.arbiter");
+  showError(null);
+  showLogin();
+};
 
 $("lang").onclick = () => {
   V.lang = V.lang === "zh" ? "en" : "zh";
@@ -265,6 +524,7 @@ $("close-count").onclick = async () => {
     await call("POST", `/api/venue/counts/${V.count.id}/close`, withName({}));
     V.count = null;
     $("count-panel").hidden = true;
+    drawHeader();
     await refresh();
   } catch (e) {
     showError(e);
