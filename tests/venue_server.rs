@@ -345,6 +345,8 @@ fn off_loopback_only_the_events_arbiters_get_in() {
     assert_eq!(s, 200, "{v}");
     let cookie = cookie.expect("a session cookie");
     assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
+    // (Entered once per device: the cookie outlives a browser restart.)
+    assert!(cookie.contains("Max-Age=2592000"), "{cookie}");
     let cookie = cookie.split(';').next().unwrap().to_string();
     let (s, v, _) = call("GET", &format!("{url}/api/venue"), None, Some(&cookie));
     assert_eq!(s, 200);

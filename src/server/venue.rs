@@ -289,6 +289,9 @@ struct Login {
     arbiter: String,
 }
 
+/// How long a device keeps its session cookie: 30 days, longer than any event's rounds.
+const SESSION_COOKIE_SECONDS: u32 = 30 * 24 * 3600;
+
 /// POST /api/venue/login {"code","arbiter"}: a session cookie for this device.
 pub(crate) async fn login(State(state): State<AppState>, body: Body) -> Result<Response, ApiError> {
     let venue = venue_of(&state)?.clone();
@@ -310,8 +313,11 @@ pub(crate) async fn login(State(state): State<AppState>, body: Body) -> Result<R
         StatusCode::OK,
         &serde_json::json!({"schema": 1, "arbiter": session.arbiter}),
     );
+    // Entered once per device: the cookie outlives a browser restart (a phone switched off and
+    // on keeps its session) for as long as an event lasts. The session itself ends when the
+    // device logs out or the server is started with another code.
     let cookie = format!(
-        "{}={}; Path=/; HttpOnly; SameSite=Strict",
+        "{}={}; Path=/; Max-Age={SESSION_COOKIE_SECONDS}; HttpOnly; SameSite=Strict",
         venue.cookie, session.token
     );
     r.headers_mut().insert(
