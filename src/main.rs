@@ -834,8 +834,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let access_asked = db.is_some();
             let (venue, venue_notes) = match db {
                 Some(db) => {
-                    let (venue, notes) =
-                        open_venue(&db, access_code_file.as_deref(), bind.is_loopback())?;
+                    // (The database keeps one event's state: the name binds it.)
+                    let event_name = service::event_of(event.as_ref())?.map(|e| e.name);
+                    let (venue, notes) = open_venue(
+                        &db,
+                        event_name.as_deref(),
+                        access_code_file.as_deref(),
+                        bind.is_loopback(),
+                    )?;
                     (Some(std::sync::Arc::new(venue)), notes)
                 }
                 None => (None, Vec::new()),
@@ -920,11 +926,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
 /// printed when one is needed.
 fn open_venue(
     db: &std::path::Path,
+    event: Option<&str>,
     code_file: Option<&std::path::Path>,
     loopback: bool,
 ) -> Result<(xiangqi_arbiter::server::venue::Venue, Vec<String>), Failure> {
     use xiangqi_arbiter::venue::{Access, AccessCode, Store};
-    let store = Store::open(db, Access::Write).map_err(venue_failure)?;
+    let mut store = Store::open(db, Access::Write).map_err(venue_failure)?;
+    store.bind_event(event).map_err(venue_failure)?;
     let code = match code_file {
         Some(file) => Some(AccessCode::from_file(file).map_err(|message| Failure {
             zh: None,

@@ -562,3 +562,82 @@ fn time_control_choices_follow_the_event() {
     assert_eq!(plain.resolve(None), Ok(Some("slow".into())));
     assert!(plain.resolve(Some("blitz")).is_err());
 }
+
+/// A database keeps one event's state: the first server records its event (or none), and a
+/// server started with another is refused with both names, the file left as it was; a version
+/// 1 file (no event recorded) is brought to version 2 and bound by the next server.
+#[test]
+fn a_database_keeps_one_events_state() {
+    let dir = Scratch::new("venue-event-bound");
+    let db = dir.join("event.sqlite");
+    {
+        let mut store = Store::open(&db, Access::Write).unwrap();
+        assert_eq!(store.bound_event().unwrap(), None);
+        store.bind_event(Some("2020年全国象棋个人锦标赛")).unwrap();
+        store.bind_event(Some("2020年全国象棋个人锦标赛")).unwrap();
+        for other in [Some("2024年天水象棋业余赛"), None] {
+            let e = store.bind_event(other).unwrap_err();
+            assert!(
+                matches!(&e.kind, ErrorKind::OtherEvent { stored: Some(s), given } if s == "2020年全国象棋个人锦标赛" && given.as_deref() == other),
+                "{e:?}"
+            );
+            let text = e.to_string();
+            assert!(
+                text.contains("2020年全国象棋个人锦标赛") && text.contains("left untouched"),
+                "{text}"
+            );
+            assert!(
+                e.message_zh().contains("未作任何改动"),
+                "{}",
+                e.message_zh()
+            );
+        }
+        assert_eq!(
+            store.bound_event().unwrap(),
+            Some(Some("2020年全国象棋个人锦标赛".to_owned()))
+        );
+    }
+    // Through the server: another event is refused at start-up, exit 2, the file unchanged.
+    let before = std::fs::read(&db).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tianshui = root.join("events/2024-tianshui-amateur.json");
+    let (code, _, err) = xqa(&[
+        "serve",
+        "--port",
+        "0",
+        "--db",
+        db.to_str().unwrap(),
+        "--event",
+        tianshui.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("2024年天水象棋业余赛") && err.contains("2020年全国象棋个人锦标赛"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+    // A version 1 file: upgraded by a writer, and bound to the event of its next server.
+    let old = dir.join("v1.sqlite");
+    drop(Store::open(&old, Access::Write).unwrap());
+    {
+        let c = Connection::open(&old).unwrap();
+        c.execute_batch("DROP TABLE venue_event; PRAGMA user_version = 1;")
+            .unwrap();
+    }
+    assert_eq!(
+        Store::open(&old, Access::Read)
+            .unwrap()
+            .bound_event()
+            .unwrap(),
+        None
+    );
+    let mut store = Store::open(&old, Access::Write).unwrap();
+    let version: i32 = Connection::open(&old)
+        .unwrap()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    store.bind_event(None).unwrap();
+    assert_eq!(store.bound_event().unwrap(), Some(None));
+    assert!(store.bind_event(Some("x")).is_err());
+}

@@ -63,6 +63,12 @@ pub enum ErrorKind {
     Running { id: i64 },
     /// A value given is not acceptable (an illegal move, an empty name ...).
     Invalid(String),
+    /// The database keeps the state of another event (`None`: of no event) than the server was
+    /// started with (left untouched).
+    OtherEvent {
+        stored: Option<String>,
+        given: Option<String>,
+    },
 }
 
 impl VenueError {
@@ -100,6 +106,7 @@ impl VenueError {
             ErrorKind::NotFound(_) => "not_found",
             ErrorKind::Conflict { .. } | ErrorKind::Running { .. } => "conflict",
             ErrorKind::Invalid(_) => "usage",
+            ErrorKind::OtherEvent { .. } => "venue_other_event",
         }
     }
 
@@ -132,6 +139,17 @@ impl VenueError {
                 format!("此台已有进行中的计数（编号 {id}）：请打开它，或先结束它")
             }
             ErrorKind::Invalid(why) => why.clone(),
+            ErrorKind::OtherEvent { stored, given } => {
+                let name = |e: &Option<String>| {
+                    e.as_ref()
+                        .map_or("（未指定赛事）".to_owned(), |n| format!("「{n}」"))
+                };
+                format!(
+                    "{file}：此数据库记录的是赛事{}，而本次启动的赛事是{}；文件未作任何改动。请用原赛事文件启动（--event），或为新赛事另建数据库",
+                    name(stored),
+                    name(given)
+                )
+            }
         }
     }
 }
@@ -176,6 +194,19 @@ impl fmt::Display for VenueError {
                 "this table already has a running live count (id {id}): open it, or close it first"
             ),
             ErrorKind::Invalid(why) => f.write_str(why),
+            ErrorKind::OtherEvent { stored, given } => {
+                let name = |e: &Option<String>| {
+                    e.as_ref()
+                        .map_or("no event".to_owned(), |n| format!("the event {n}"))
+                };
+                write!(
+                    f,
+                    "{}: this venue database keeps the state of {}, and the server was started with {}; the file was left untouched (start with that event's file, --event, or use a new database for a new event)",
+                    self.path.display(),
+                    name(stored),
+                    name(given)
+                )
+            }
         }
     }
 }

@@ -12,7 +12,7 @@
 //!   acknowledged after a call survives a crash of the process or of the machine.
 
 use super::VenueError;
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
@@ -21,8 +21,19 @@ use std::time::Duration;
 
 /// `PRAGMA application_id` of a venue database: "XQAV".
 pub const APPLICATION_ID: i32 = 0x5851_4156;
-/// The schema version this build writes and reads (`PRAGMA user_version`).
-pub const SCHEMA_VERSION: i32 = 1;
+/// The schema version this build writes and reads (`PRAGMA user_version`). Version 1 files
+/// (without the event they were started for) are brought to version 2 by a writer.
+pub const SCHEMA_VERSION: i32 = 2;
+
+/// Version 2 adds the event the database keeps the state of (its name; NULL: no event), set by
+/// the first server of version 2 to open it: the counts' time controls and the entries are that
+/// event's, so a server started with another event is refused.
+const SCHEMA_V2: &str = "
+CREATE TABLE venue_event (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    event TEXT
+);
+";
 
 /// The schema, version 1. Case book entries are never changed: triggers refuse an update or a
 /// delete, so a correction can only be a new entry that points to the one it corrects.
@@ -234,6 +245,8 @@ impl Store {
         };
         if matches!(sniffed, Sniff::New) {
             store.create()?;
+        } else {
+            store.upgrade()?;
         }
         store
             .conn
@@ -267,9 +280,86 @@ impl Store {
                  PRAGMA application_id = {APPLICATION_ID};
                  PRAGMA user_version = {SCHEMA_VERSION};
                  {SCHEMA_V1}
+                 {SCHEMA_V2}
                  INSERT INTO venue (id, uid) VALUES (1, lower(hex(randomblob(4))));
                  COMMIT;"
             ))
+            .map_err(sql)
+    }
+
+    /// Brings a version 1 file to this version (in one transaction).
+    fn upgrade(&self) -> Result<(), VenueError> {
+        let sql = |e: rusqlite::Error| VenueError::sqlite(&self.path, e);
+        let version: i32 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(sql)?;
+        if version == 1 {
+            self.conn
+                .execute_batch(&format!(
+                    "BEGIN IMMEDIATE; {SCHEMA_V2} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+                ))
+                .map_err(sql)?;
+        }
+        Ok(())
+    }
+
+    /// Binds the database to the event the server runs (its name; `None`: no event): the first
+    /// server records it, and a later one started with another event (or with one where there
+    /// was none, or none where there was one) is refused, the file unchanged.
+    pub fn bind_event(&mut self, event: Option<&str>) -> Result<(), VenueError> {
+        let sql = |e: rusqlite::Error| VenueError::sqlite(&self.path, e);
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(sql)?;
+        let stored: Option<Option<String>> = tx
+            .query_row("SELECT event FROM venue_event WHERE id = 1", [], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(sql)?;
+        match stored {
+            None => {
+                tx.execute(
+                    "INSERT INTO venue_event (id, event) VALUES (1, ?1)",
+                    [event],
+                )
+                .map_err(sql)?;
+                tx.commit().map_err(sql)
+            }
+            Some(stored) if stored.as_deref() == event => Ok(()),
+            Some(stored) => Err(VenueError::new(
+                &self.path,
+                super::ErrorKind::OtherEvent {
+                    stored,
+                    given: event.map(str::to_owned),
+                },
+            )),
+        }
+    }
+
+    /// The event the database was bound to (`None` inside: no event; outside: not yet bound,
+    /// or a version 1 file).
+    pub fn bound_event(&self) -> Result<Option<Option<String>>, VenueError> {
+        let sql = |e: rusqlite::Error| VenueError::sqlite(&self.path, e);
+        let has: bool = self
+            .conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'venue_event'",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .map_err(sql)?
+            > 0;
+        if !has {
+            return Ok(None);
+        }
+        self.conn
+            .query_row("SELECT event FROM venue_event WHERE id = 1", [], |r| {
+                r.get(0)
+            })
+            .optional()
             .map_err(sql)
     }
 
