@@ -62,6 +62,9 @@ fn main() {
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
                 time += ms;
                 worst = worst.max(ms);
+                if std::env::var_os("REPAIR_TRACE").is_some() {
+                    trace(&sheet, o.after_top);
+                }
                 if !o.after_top && std::env::var_os("REPAIR_MISSES").is_some() {
                     miss(&sheet);
                 }
@@ -140,4 +143,17 @@ fn miss(sheet: &slips::Sheet) {
             r.explanation_en
         );
     }
+}
+
+/// One line per sheet: the slip's ply, the failing ply and whether the first repair was right.
+fn trace(sheet: &slips::Sheet, top: bool) {
+    let e = xiangqi_arbiter::record::pgn::parse_game(&sheet.pgn(), 1);
+    let Some(err) = e.error else { return };
+    println!(
+        "TRACE {:?} {:?} at {} fail {} top {top}",
+        sheet.notation,
+        sheet.kind,
+        sheet.at + 1,
+        err.ply.unwrap_or(0)
+    );
 }

@@ -111,6 +111,14 @@ const COST_DELETE: f32 = 1.5;
 const COST_DELETE_REPEAT: f32 = 0.8;
 const COST_SWAP: f32 = 1.2;
 const COST_SWAP_FAR: f32 = 1.9;
+/// A swap of one side's consecutive moves that holds the failing ply (its first move, the other
+/// side's move between, or its second move): the order of two moves written wrong shows itself
+/// right there, so such a swap is likelier than any one near miss of a single text (cost 1.0 and
+/// up), of which each text has many.
+const COST_SWAP_AT_FAIL: f32 = 0.9;
+/// Each ply an inserted move stands before the failing one: a move left out makes the sheet fail
+/// at once in most cases (the side to move changes), so the nearer place is the likelier one.
+const COST_INSERT_BACK: f32 = 0.1;
 /// Each written text the repaired line reads only loosely (see [`Cand::score`]).
 const COST_LOOSE: f32 = 0.5;
 /// Each move around the edits that passes over a free capture (see [`Cand::score`]).
@@ -425,6 +433,11 @@ impl Search<'_> {
             // moves past the failing one.
             if back <= BACK_SWAP {
                 for (gap, c) in [(2, COST_SWAP), (4, COST_SWAP_FAR)] {
+                    let c = if gap == 2 && k <= f && f <= k + 2 {
+                        COST_SWAP_AT_FAIL
+                    } else {
+                        c
+                    };
                     let k2 = k + gap;
                     if k2 >= items.len() || k2 > f + 2 || texts[k].is_none() || texts[k2].is_none()
                     {
@@ -448,7 +461,7 @@ impl Search<'_> {
                         &r,
                         ItemEdit::Insert(k, m),
                         prev,
-                        prev_cost + COST_INSERT,
+                        prev_cost + COST_INSERT + COST_INSERT_BACK * back as f32,
                         f,
                     );
                     let r = r.map(|mut c| {
