@@ -721,7 +721,7 @@ fn weigh_play(s: &mut Search, start: &Position, cands: &mut [Cand]) {
         hi = hi.max(c.items.len().saturating_sub(tail));
     }
     let hi = hi + 2;
-    for c in &mut cands[..n] {
+    'weigh: for c in &mut cands[..n] {
         let mut positions = Vec::with_capacity(c.moves.len().min(hi));
         let mut pos = *start;
         for &m in c.moves.iter().take(hi) {
@@ -731,7 +731,8 @@ fn weigh_play(s: &mut Search, start: &Position, cands: &mut [Cand]) {
         let range = lo..hi.min(positions.len());
         for _ in range.clone() {
             if !s.spend() {
-                return;
+                // The budget ended: those weighed so far keep their charge.
+                break 'weigh;
             }
         }
         c.missed = super::repair_fit::missed_captures(&positions, &c.moves, range);
