@@ -54,6 +54,7 @@ mod movetext;
 pub mod pgn;
 pub mod pgn_layout;
 pub mod repair;
+mod repair_fit;
 pub mod walk;
 pub mod warnings;
 pub mod written;

@@ -111,6 +111,20 @@ const COST_DELETE: f32 = 1.5;
 const COST_DELETE_REPEAT: f32 = 0.8;
 const COST_SWAP: f32 = 1.2;
 const COST_SWAP_FAR: f32 = 1.9;
+/// A swap of one side's consecutive moves that holds the failing ply (its first move, the other
+/// side's move between, or its second move): the order of two moves written wrong shows itself
+/// right there, so such a swap is likelier than any one near miss of a single text (cost 1.0 and
+/// up), of which each text has many.
+const COST_SWAP_AT_FAIL: f32 = 0.9;
+/// Each ply an inserted move stands before the failing one: a move left out makes the sheet fail
+/// at once in most cases (the side to move changes), so the nearer place is the likelier one.
+const COST_INSERT_BACK: f32 = 0.1;
+/// Each written text the repaired line reads only loosely (see [`Cand::score`]).
+const COST_LOOSE: f32 = 0.5;
+/// Each move around the edits that passes over a free capture (see [`Cand::score`]).
+const COST_MISSED: f32 = 0.5;
+/// Most candidates of the best rank whose play is looked at (see [`weigh_play`]).
+const PLAY_WEIGHED: usize = 48;
 /// Single-edit candidates a pair is searched from.
 const BEAM: usize = 6;
 
@@ -144,6 +158,12 @@ struct Cand {
     /// Written moves replayed.
     written: usize,
     cost: f32,
+    /// Written moves of the replayed prefix whose text reads only loosely there (see
+    /// [`Search::play`]).
+    loose: usize,
+    /// Moves of the repaired line, around the edits, that pass over a free capture (see
+    /// [`super::repair_fit`]; counted only when ranking the best ones).
+    missed: usize,
     /// Distance of the nearest edit to the failing ply.
     dist: usize,
 }
@@ -152,6 +172,20 @@ impl Cand {
     fn key(&self) -> (bool, usize, usize) {
         (self.end, self.written, self.edits.len())
     }
+
+    /// How unlikely the slips are: the edits' costs, and the written texts the repaired line
+    /// reads only loosely (a scorekeeper writes the qualifier the position needs, so a line in
+    /// which a written 车七平六 needs to have been 前车平六 asks for one more slip).
+    fn score(&self) -> f32 {
+        self.cost + COST_LOOSE * self.loose as f32 + COST_MISSED * self.missed as f32
+    }
+}
+
+/// A line replayed from the start (see [`Search::replay_all`]).
+struct Replayed {
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    loose: Vec<usize>,
 }
 
 /// Ranking: replays to the end, then farthest (written moves replayed: a repair that replays
@@ -163,7 +197,7 @@ fn better(a: &Cand, b: &Cand) -> std::cmp::Ordering {
         .cmp(&a.end)
         .then(reach(b).cmp(&reach(a)))
         .then(a.edits.len().cmp(&b.edits.len()))
-        .then(a.cost.total_cmp(&b.cost))
+        .then(a.score().total_cmp(&b.score()))
         .then(a.dist.cmp(&b.dist))
 }
 
@@ -186,37 +220,44 @@ impl Search<'_> {
         true
     }
 
-    /// The move of `it` in `pos`, if it can be played.
-    fn play(&mut self, pos: &Position, it: Item) -> Option<Move> {
+    /// The move of `it` in `pos`, if it can be played, and whether its written text reads only
+    /// loosely there (a qualifier the notation needs is missing: ambiguous on paper, resolved
+    /// because only one piece can make the move).
+    fn play(&mut self, pos: &Position, it: Item) -> Option<(Move, bool)> {
         match it {
             Item::Written(j) => notation::parse_move(pos, self.texts[j], self.notation)
                 .ok()
-                .map(|p| p.mv),
-            Item::New(m) => notation::is_legal_move(pos, m).then_some(m),
+                .map(|p| (p.mv, p.resolved_by_legality)),
+            Item::New(m) => notation::is_legal_move(pos, m).then_some((m, false)),
         }
     }
 
     /// Replays `items` from the start: the positions before each move that plays (and the one
-    /// after the last), and the moves. Stops at the first that fails (or when the budget ends:
-    /// `None`).
-    fn replay_all(&mut self, items: &[Item]) -> Option<(Vec<Position>, Vec<Move>)> {
+    /// after the last), the moves, and the loose texts among the first `i` moves (for each `i`).
+    /// Stops at the first that fails (or when the budget ends: `None`).
+    fn replay_all(&mut self, items: &[Item]) -> Option<Replayed> {
         let mut pos = self.start;
-        let mut positions = vec![pos];
-        let mut moves = Vec::new();
+        let mut r = Replayed {
+            positions: vec![pos],
+            moves: Vec::new(),
+            loose: vec![0],
+        };
         for &it in items {
             if !self.spend() {
                 return None;
             }
             match self.play(&pos, it) {
-                Some(m) => {
+                Some((m, loose)) => {
                     pos.play_unchecked(m);
-                    positions.push(pos);
-                    moves.push(m);
+                    r.positions.push(pos);
+                    r.moves.push(m);
+                    r.loose
+                        .push(r.loose.last().copied().unwrap_or(0) + usize::from(loose));
                 }
                 None => break,
             }
         }
-        Some((positions, moves))
+        Some(r)
     }
 
     /// Tries `edit` on `items` (which replay up to `moves`, with `positions`): a candidate, or
@@ -225,8 +266,7 @@ impl Search<'_> {
     fn try_edit(
         &mut self,
         items: &[Item],
-        positions: &[Position],
-        moves: &[Move],
+        r: &Replayed,
         edit: ItemEdit,
         prev: &[(EditOp, usize, Option<Move>, Option<usize>)],
         cost: f32,
@@ -264,17 +304,19 @@ impl Search<'_> {
                 (k, v, (EditOp::Swap, j, None, Some(j2)))
             }
         };
-        let mut pos = positions[at];
-        let mut out: Vec<Move> = moves[..at].to_vec();
+        let mut pos = r.positions[at];
+        let mut out: Vec<Move> = r.moves[..at].to_vec();
+        let mut loose = r.loose[at];
         let mut end = true;
         for &it in &new_items[at..] {
             if !self.spend() {
                 return None;
             }
             match self.play(&pos, it) {
-                Some(m) => {
+                Some((m, l)) => {
                     pos.play_unchecked(m);
                     out.push(m);
+                    loose += usize::from(l);
                 }
                 None => {
                     end = false;
@@ -295,6 +337,8 @@ impl Search<'_> {
             end,
             written,
             cost,
+            loose,
+            missed: 0,
             dist: fail.abs_diff(at),
         })
     }
@@ -309,9 +353,10 @@ impl Search<'_> {
         lo: usize,
     ) -> Vec<Cand> {
         let mut out = Vec::new();
-        let Some((positions, moves)) = self.replay_all(items) else {
+        let Some(r) = self.replay_all(items) else {
             return out;
         };
+        let (positions, moves) = (&r.positions, &r.moves);
         let f = moves.len();
         if f >= items.len() {
             return out;
@@ -360,15 +405,8 @@ impl Search<'_> {
                     if k < f && c > NEAR {
                         continue;
                     }
-                    let r = self.try_edit(
-                        items,
-                        &positions,
-                        &moves,
-                        ItemEdit::Replace(k, m),
-                        prev,
-                        prev_cost + c,
-                        f,
-                    );
+                    let r =
+                        self.try_edit(items, &r, ItemEdit::Replace(k, m), prev, prev_cost + c, f);
                     if !push(r, &mut out) {
                         return out;
                     }
@@ -386,15 +424,7 @@ impl Search<'_> {
                 } else {
                     COST_DELETE
                 };
-                let r = self.try_edit(
-                    items,
-                    &positions,
-                    &moves,
-                    ItemEdit::Delete(k),
-                    prev,
-                    prev_cost + c,
-                    f,
-                );
+                let r = self.try_edit(items, &r, ItemEdit::Delete(k), prev, prev_cost + c, f);
                 if !push(r, &mut out) {
                     return out;
                 }
@@ -403,6 +433,11 @@ impl Search<'_> {
             // moves past the failing one.
             if back <= BACK_SWAP {
                 for (gap, c) in [(2, COST_SWAP), (4, COST_SWAP_FAR)] {
+                    let c = if gap == 2 && k <= f && f <= k + 2 {
+                        COST_SWAP_AT_FAIL
+                    } else {
+                        c
+                    };
                     let k2 = k + gap;
                     if k2 >= items.len() || k2 > f + 2 || texts[k].is_none() || texts[k2].is_none()
                     {
@@ -411,15 +446,7 @@ impl Search<'_> {
                     if texts[k] == texts[k2] {
                         continue;
                     }
-                    let r = self.try_edit(
-                        items,
-                        &positions,
-                        &moves,
-                        ItemEdit::Swap(k, k2),
-                        prev,
-                        prev_cost + c,
-                        f,
-                    );
+                    let r = self.try_edit(items, &r, ItemEdit::Swap(k, k2), prev, prev_cost + c, f);
 
                     if !push(r, &mut out) {
                         return out;
@@ -431,11 +458,10 @@ impl Search<'_> {
                 for &m in legal.iter() {
                     let r = self.try_edit(
                         items,
-                        &positions,
-                        &moves,
+                        &r,
                         ItemEdit::Insert(k, m),
                         prev,
-                        prev_cost + COST_INSERT,
+                        prev_cost + COST_INSERT + COST_INSERT_BACK * back as f32,
                         f,
                     );
                     let r = r.map(|mut c| {
@@ -516,6 +542,8 @@ fn dead() -> Cand {
         end: false,
         written: 0,
         cost: f32::INFINITY,
+        loose: 0,
+        missed: 0,
         dist: usize::MAX,
     }
 }
@@ -586,7 +614,7 @@ pub fn search(start: &Position, texts: &[&str], notation: Notation, budget: Budg
         cut: false,
     };
     let items: Vec<Item> = (0..texts.len()).map(Item::Written).collect();
-    let Some((_, moves)) = s.replay_all(&items) else {
+    let Some(Replayed { moves, .. }) = s.replay_all(&items) else {
         return Repairs {
             cut_short: true,
             nodes: s.nodes,
@@ -628,6 +656,7 @@ pub fn search(start: &Position, texts: &[&str], notation: Notation, budget: Budg
     // One repair per game.
     let mut seen = HashSet::new();
     cands.retain(|c| seen.insert((c.moves.clone(), c.end)));
+    weigh_play(&mut s, start, &mut cands);
     let Some(best) = cands.first() else {
         return Repairs {
             cut_short: s.cut,
@@ -635,12 +664,12 @@ pub fn search(start: &Position, texts: &[&str], notation: Notation, budget: Budg
             ..Repairs::default()
         };
     };
-    let (best_key, best_cost) = (best.key(), best.cost);
+    let (best_key, best_cost) = (best.key(), best.score());
     let shown: Vec<&Cand> = cands
         .iter()
         .filter(|c| c.end == best_key.0 && (c.end || c.written == best_key.1))
         .filter(|c| c.edits.len() == best_key.2 || c.end)
-        .filter(|c| c.cost <= best_cost + 1.5)
+        .filter(|c| c.score() <= best_cost + 1.5)
         .take(MAX_REPAIRS)
         .collect();
     let repairs = shown
@@ -652,6 +681,63 @@ pub fn search(start: &Position, texts: &[&str], notation: Notation, budget: Budg
         cut_short: s.cut,
         nodes: s.nodes,
     }
+}
+
+/// Among the candidates of the best rank (replaying as far, with as few edits), the likelier
+/// play wins: each of the first [`PLAY_WEIGHED`] is charged for the moves that pass over a free
+/// capture in the stretch of plies where their lines differ from the sheet as written (the same
+/// stretch for all, so that they compare), and they are sorted again.
+fn weigh_play(s: &mut Search, start: &Position, cands: &mut [Cand]) {
+    let Some(best) = cands.first() else {
+        return;
+    };
+    let key = best.key();
+    let n = cands
+        .iter()
+        .take(PLAY_WEIGHED)
+        .take_while(|c| c.key() == key)
+        .count();
+    if n < 2 {
+        return;
+    }
+    // The stretch: from the first item that is not the written move at its place to two plies
+    // past the last one (counted from the end, where the written moves line up again).
+    let (mut lo, mut hi) = (usize::MAX, 0);
+    for c in &cands[..n] {
+        let head = c
+            .items
+            .iter()
+            .enumerate()
+            .take_while(|&(i, it)| *it == Item::Written(i))
+            .count();
+        let tail = c
+            .items
+            .iter()
+            .rev()
+            .zip((0..s.texts.len()).rev())
+            .take_while(|&(it, j)| *it == Item::Written(j))
+            .count();
+        lo = lo.min(head);
+        hi = hi.max(c.items.len().saturating_sub(tail));
+    }
+    let hi = hi + 2;
+    'weigh: for c in &mut cands[..n] {
+        let mut positions = Vec::with_capacity(c.moves.len().min(hi));
+        let mut pos = *start;
+        for &m in c.moves.iter().take(hi) {
+            positions.push(pos);
+            pos.play_unchecked(m);
+        }
+        let range = lo..hi.min(positions.len());
+        for _ in range.clone() {
+            if !s.spend() {
+                // The budget ended: those weighed so far keep their charge.
+                break 'weigh;
+            }
+        }
+        c.missed = super::repair_fit::missed_captures(&positions, &c.moves, range);
+    }
+    cands[..n].sort_by(better);
 }
 
 /// The edited sheet of a candidate, told on the written plies, with its explanation.
