@@ -641,3 +641,29 @@ fn a_database_keeps_one_events_state() {
     assert_eq!(store.bound_event().unwrap(), Some(None));
     assert!(store.bind_event(Some("x")).is_err());
 }
+
+/// A session lasts `SESSION_DAYS` days from the code's entry: an older one lets nothing in.
+#[test]
+fn a_session_ends_after_its_days() {
+    let dir = Scratch::new("venue-session-days");
+    let db = dir.join("event.sqlite");
+    let mut store = Store::open(&db, Access::Write).unwrap();
+    let s = store.open_session("李裁判", NO_CODE_TAG).unwrap();
+    assert!(store.session(&s.token, NO_CODE_TAG).unwrap().is_some());
+    let c = Connection::open(&db).unwrap();
+    let days = xiangqi_arbiter::venue::SESSION_DAYS;
+    for (age, kept) in [(days - 1, true), (days + 1, false)] {
+        c.execute(
+            &format!(
+                "UPDATE sessions SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-{age} days')"
+            ),
+            [],
+        )
+        .unwrap();
+        assert_eq!(
+            store.session(&s.token, NO_CODE_TAG).unwrap().is_some(),
+            kept,
+            "{age} days"
+        );
+    }
+}

@@ -898,3 +898,35 @@ fn a_counts_cycles_and_claims_are_ruled_as_stored() {
     let (_, book) = get(&format!("{url}/api/venue/casebook"));
     assert_eq!(book["entries"].as_array().unwrap().len(), 2, "{book}");
 }
+
+/// An entry records the time control its ruling was made under, as the ruling states it: the
+/// time control of the event the request named (not the server's default), or without an event
+/// the limit profile the claim counted to.
+#[test]
+fn an_entry_records_the_time_control_of_its_ruling() {
+    let dir = Scratch::new("venue-srv-ruled-tc");
+    let db = dir.join("event.sqlite");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let national = root.join("events/2020-national-individual.json");
+    let server = start(&db, &["--event", national.to_str().unwrap()]);
+    let url = &server.url;
+    let rule = |query: &str| -> Value {
+        let (s, v, _) = call(
+            "POST",
+            &format!("{url}/api/venue/rule?round=1&table=1&arbiter=A&moves=h2e2%20h9g7&{query}"),
+            Some(""),
+            None,
+        );
+        assert_eq!(s, 200, "{query}: {v}");
+        v["entry"].clone()
+    };
+    let e = rule("kind=claim&claimant=red&event=2024-tianshui-amateur");
+    assert_eq!(e["event"], json!("2024年天水象棋业余赛"), "{e}");
+    assert_eq!(e["time_control"], e["ruling"]["time_control"], "{e}");
+    assert_eq!(e["time_control"], json!("group"), "{e}");
+    let e = rule("kind=claim&claimant=red&event=none&limit=40");
+    assert_eq!(e["event"], Value::Null, "{e}");
+    assert_eq!(e["time_control"], e["ruling"]["profile"], "{e}");
+    let e = rule("kind=cycle&time_control=rapid");
+    assert_eq!(e["time_control"], json!("rapid"), "{e}");
+}

@@ -289,8 +289,8 @@ struct Login {
     arbiter: String,
 }
 
-/// How long a device keeps its session cookie: 30 days, longer than any event's rounds.
-const SESSION_COOKIE_SECONDS: u32 = 30 * 24 * 3600;
+/// How long a device keeps its session cookie: as long as the session lasts.
+const SESSION_COOKIE_SECONDS: u32 = crate::venue::access::SESSION_DAYS * 24 * 3600;
 
 /// POST /api/venue/login {"code","arbiter"}: a session cookie for this device.
 pub(crate) async fn login(State(state): State<AppState>, body: Body) -> Result<Response, ApiError> {
@@ -712,6 +712,7 @@ pub(crate) async fn rule(
             api::still_wanted()?;
             api::answer_cap(outcome.line.moves.len())?;
             new.ruling = outcome.to_json_value();
+            new.time_control = ruled_time_control(&new.ruling).or(new.time_control.take());
             new.sheet = Some(service::claim_sheet(&input, &request)?);
             record_entry(&venue, &new, &who, sink)
         })
@@ -725,6 +726,7 @@ pub(crate) async fn rule(
             api::still_wanted()?;
             api::answer_cap(report.line.moves.len())?;
             new.ruling = report.to_json_value();
+            new.time_control = ruled_time_control(&new.ruling).or(new.time_control.take());
             new.sheet = Some(service::adjudicate_sheet(&input, &options)?);
             record_entry(&venue, &new, &who, sink)
         })
@@ -842,6 +844,7 @@ pub(crate) async fn rule_count(
             let report = service::adjudicate(&input, &options)?;
             api::still_wanted()?;
             new.ruling = report.to_json_value();
+            new.time_control = ruled_time_control(&new.ruling).or(new.time_control.take());
             new.sheet = Some(service::adjudicate_sheet(&input, &options)?);
             record_entry(&venue, &new, &who, sink)
         })
@@ -851,6 +854,7 @@ pub(crate) async fn rule_count(
         let outcome = service::claim(&input, &request)?;
         api::still_wanted()?;
         new.ruling = outcome.to_json_value();
+        new.time_control = ruled_time_control(&new.ruling).or(new.time_control.take());
         new.sheet = Some(service::claim_sheet(&input, &request)?);
         record_entry(&venue, &new, &who, sink)
     })
@@ -859,6 +863,20 @@ pub(crate) async fn rule_count(
 
 fn event_name(event: Option<&service::SettingsText>) -> Result<Option<String>, ApiError> {
     Ok(service::event_of(event)?.map(|e| e.name))
+}
+
+/// The time control a ruling was made under, as the ruling states it: the event's time control,
+/// or without an event the natural move limit profile (a claim's `profile`, an adjudication's
+/// `natural_limit.profile`). The entry records this, not what the request asked for.
+fn ruled_time_control(ruling: &serde_json::Value) -> Option<String> {
+    [
+        &ruling["time_control"],
+        &ruling["profile"],
+        &ruling["natural_limit"]["profile"],
+    ]
+    .into_iter()
+    .find_map(|v| v.as_str())
+    .map(str::to_owned)
 }
 
 /// Records the entry (committed) and writes it as the answer.

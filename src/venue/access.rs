@@ -115,6 +115,11 @@ fn is_token(s: &str) -> bool {
     s.len() == 32 && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
+/// How long a session lasts from the code's entry: longer than any event's rounds, and no
+/// longer (a phone left behind does not sign entries for ever). The device's cookie lasts as
+/// long.
+pub const SESSION_DAYS: u32 = 30;
+
 impl Store {
     /// Opens a session for an arbiter who gave the right code, whose tag it keeps
     /// ([`AccessCode::tag`], or [`NO_CODE_TAG`]).
@@ -139,14 +144,19 @@ impl Store {
             .ok_or_else(|| VenueError::new(&path, ErrorKind::NotFound("the new session".into())))
     }
 
-    /// The session of this token, if there is one opened under the code of tag `code_tag`.
+    /// The session of this token, if there is one opened under the code of tag `code_tag` in
+    /// the last [`SESSION_DAYS`] days.
     pub fn session(&self, token: &str, code_tag: &str) -> Result<Option<Session>, VenueError> {
         if !is_token(token) {
             return Ok(None);
         }
         self.conn
             .query_row(
-                "SELECT token, arbiter, created_at FROM sessions WHERE token = ?1 AND code_tag = ?2",
+                &format!(
+                    "SELECT token, arbiter, created_at FROM sessions WHERE token = ?1 AND \
+                     code_tag = ?2 AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', \
+                     '-{SESSION_DAYS} days')"
+                ),
                 [token, code_tag],
                 |r| {
                     Ok(Session {

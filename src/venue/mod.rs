@@ -16,7 +16,7 @@ pub mod counts;
 pub mod store;
 pub mod time_controls;
 
-pub use access::{AccessCode, NO_CODE_TAG, Session};
+pub use access::{AccessCode, NO_CODE_TAG, SESSION_DAYS, Session};
 pub use casebook::{CaseEntry, CaseKind, NewCase};
 pub use counts::{Count, CountMove, NewCount};
 pub use store::{Access, SCHEMA_VERSION, Store};
