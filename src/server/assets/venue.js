@@ -62,6 +62,10 @@ const WORDS = {
   raw_json: ["原始 JSON", "raw JSON"],
   no_sheet: ["无裁决书", "no sheet"],
   event_limit: ["本赛事统一限着", "the event's limit"],
+  record_lossy: ["棋谱（非 UTF-8 文件：下面是其文字的近似读法，原样字节见十六进制）", "Record (not UTF-8: an approximate reading of its text; the exact bytes are in hex below)"],
+  hex_more: ["共 {n} 字节，完整内容见原始 JSON", "{n} bytes in all: the raw JSON holds them whole"],
+  tc_gone: ["原裁决的赛制“{tc}”已不在可选之列，改为默认赛制", "The original's time control \"{tc}\" is no longer a choice: the default is offered"],
+  other_event: ["原裁决所依据的赛事“{e}”不在本服务器的赛事中，无法在此更正", "The event the original was ruled under (\"{e}\") is not one this server has: it cannot be corrected here"],
   no_event: ["（未指定赛事）", "(no event)"],
   counted: ["计数 {c} / {r}，尚缺 {n}", "counted {c} of {r}, {n} still needed"],
   valid_yes: ["提和成立", "the claim is valid"],
@@ -73,8 +77,8 @@ const WORDS = {
 const t = (k, vars = {}) => {
   const pair = WORDS[k] || [k, k];
   let s = V.lang === "zh" ? pair[0] : pair[1];
-  for (const [n, v] of Object.entries(vars)) s = s.replace(`{${n}}`, v);
-  return s;
+  // (One pass, with a function: a name holding "$'" or "{t}" is shown as it is.)
+  return s.replace(/\{(\w+)\}/g, (m, n) => (n in vars ? String(vars[n]) : m));
 };
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 
@@ -326,12 +330,12 @@ async function openEntry(id) {
   const fields = [
     row("kind", `${esc(t("kind_" + e.kind))} (${esc(e.kind)})`),
     row("event", e.event ? esc(e.event) : `<span class="muted">${t("no_event")}</span>`),
-    row("time_control", esc(tcLabel(e.time_control))),
+    row("time_control", e.time_control === null && !e.event ? "—" : esc(tcLabel(e.time_control))),
     row("round", esc(e.round)),
     row("table", esc(e.table)),
     row("players", `${esc(e.red || "?")} – ${esc(e.black || "?")}`),
     row("by", esc(e.arbiter)),
-    row("at", esc(e.at)),
+    row("at", `${esc(e.at)} (UTC)`),
   ];
   if (e.corrects) fields.push(row("corrects", entryLink(e.corrects)));
   if (e.corrected_by.length) {
@@ -343,11 +347,17 @@ async function openEntry(id) {
   fields.push(row("raw_json", `<a href="/api/venue/casebook/${e.id}" target="_blank" id="entry-json">/api/venue/casebook/${e.id}</a>`));
   $("entry-body").innerHTML = `<table class="entry-fields">${fields.join("")}</table>` +
     `<h4>${t("ruling")}</h4><div id="entry-ruling">${rulingHtml(e)}</div>` +
-    `<h4>${t("record")}</h4><pre id="entry-record"></pre>` +
+    `<h4>${t(e.record_hex ? "record_lossy" : "record")}</h4><pre id="entry-record"></pre>` +
     (e.record_hex ? `<h4>${t("record_hex")}</h4><pre id="entry-hex" class="mono"></pre>` : "");
   // (Set as text: the record is shown exactly as stored, never read as markup.)
   $("entry-record").textContent = e.record;
-  if (e.record_hex) $("entry-hex").textContent = e.record_hex;
+  // (The hex of a large binary record is shown in part; the raw JSON holds it whole.)
+  const HEX_SHOWN = 64 * 1024;
+  if (e.record_hex) {
+    $("entry-hex").textContent = e.record_hex.length > HEX_SHOWN
+      ? `${e.record_hex.slice(0, HEX_SHOWN)}\n… ${t("hex_more", { n: e.record_hex.length / 2 })}`
+      : e.record_hex;
+  }
   for (const a of document.querySelectorAll("#entry-body .entry-link")) {
     a.onclick = (ev) => {
       ev.preventDefault();
@@ -378,13 +388,27 @@ function recordToSend(e, query) {
     const at = r.claimed_at_ply ?? r.at_ply;
     if (Number.isInteger(at)) query.at = at;
     if (r.counting === "from_claim" && Number.isInteger(r.window_start_ply)) query.from_claim = r.window_start_ply;
+    // The limits the original was given over its event's (its overrides), or without an event
+    // a custom limit: the correction keeps them.
+    for (const o of r.overrides ?? []) if (["limit", "attack_cap", "check_cap"].includes(o.option)) query[o.option] = o.given;
+    if (!e.event && r.profile === "custom") {
+      query.limit = r.required;
+      query.attack_cap = r.attack_cap ?? "none";
+      query.check_cap = r.check_cap ?? "none";
+    }
+  } else {
+    const at = r.natural_limit?.at_ply;
+    if (Number.isInteger(at)) query.at = at;
   }
+  if (r.rules && !e.event) query.rules = r.rules;
   if (e.record_hex) {
     const bytes = new Uint8Array(e.record_hex.length / 2);
     for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(e.record_hex.substr(2 * i, 2), 16);
     return bytes;
   }
-  const m = /^FEN: ([^\n]*)\nMoves: ([^\n]*)(\n|$)/.exec(e.record);
+  // (The moves as given, over as many lines as they took; a live count's entry ends with the
+  // count's id and revision.)
+  const m = /^FEN: ([^\n]*)\nMoves: ([\s\S]*?)(?:\nLive count \d+, revision \d+)?$/.exec(e.record);
   if (m) {
     delete query.game;
     delete query.name;
@@ -399,8 +423,10 @@ $("correct").onclick = () => {
   const e = V.entry;
   if (!e) return;
   fillTimeControls($("cf-tc"), e.time_control);
-  // (A time control the choices no longer hold: the default is offered.)
-  if (!choices().some((c) => (c.name ?? "") === (e.time_control ?? ""))) fillTimeControls($("cf-tc"));
+  // (A time control the choices no longer hold: the default is offered, and the page says so.)
+  const held = choices().some((c) => (c.name ?? "") === (e.time_control ?? ""));
+  if (!held) fillTimeControls($("cf-tc"));
+  $("cf-note").textContent = held ? "" : t("tc_gone", { tc: e.time_control ?? "—" });
   const claim = isClaim(e);
   $("cf-claimant-label").hidden = !claim;
   if (claim && e.ruling.claimant) $("cf-claimant").value = e.ruling.claimant;
@@ -430,7 +456,25 @@ $("correct-form").onsubmit = async (ev) => {
     query[fromEvent ? "time_control" : claim ? "profile" : "limit_profile"] = tc;
   }
   if (!V.info.access_required) query.arbiter = V.name;
+  // The event the original was ruled under: none, the server's, or another shipped event.
+  const server = V.info.event && V.info.event.name;
+  if (!e.event && server) query.event = "none";
+  else if (e.event && e.event !== server) {
+    const known = ((await call("GET", "/api/events")).events || []).find((x) => x.name === e.event && x.id);
+    if (!known) { showError(new Error(t("other_event", { e: e.event }))); return; }
+    query.event = known.id;
+  }
+  if (query.event === "none") {
+    // (Ruled under no event, the original named a limit profile, which the event's choices
+    // here do not hold: it is kept; a custom limit is carried by its numbers.)
+    delete query.time_control;
+    delete query.profile;
+    delete query.limit_profile;
+    if (e.time_control && e.time_control !== "custom") query[claim ? "profile" : "limit_profile"] = e.time_control;
+  }
   const body = recordToSend(e, query);
+  const submit = $("correct-form").querySelector("button[type=submit]");
+  submit.disabled = true; // (one correction per press: a second tap records nothing more)
   try {
     const r = await call("POST", "/api/venue/rule", body, query);
     lastBook = 0;
@@ -438,6 +482,8 @@ $("correct-form").onsubmit = async (ev) => {
     await openEntry(r.entry.id);
   } catch (err) {
     showError(err);
+  } finally {
+    submit.disabled = false;
   }
 };
 
@@ -533,8 +579,10 @@ $("close-count").onclick = async () => {
 
 $("rule-claim").onclick = async () => {
   const c = V.count;
-  if (!c) return;
-  // Ruled by the server on the count as stored, at the revision shown here (409 if it moved on).
+  if (!c || $("rule-claim").disabled) return;
+  // Ruled by the server on the count as stored, at the revision shown here (409 if it moved on);
+  // one entry per press.
+  $("rule-claim").disabled = true;
   try {
     const r = await call("POST", `/api/venue/counts/${c.id}/rule`, withName({ revision: c.revision }));
     lastBook = 0;
@@ -542,8 +590,16 @@ $("rule-claim").onclick = async () => {
     $("count-state").innerHTML += ` · <a href="/api/venue/casebook/${r.entry.id}/sheet" target="_blank">${t("sheet")} #${r.entry.id}</a>`;
   } catch (e) {
     showError(e);
+  } finally {
+    $("rule-claim").disabled = false;
   }
 };
+
+// An entry's link (#entry-N) opens it, also from the address bar, back and forward.
+window.addEventListener("hashchange", () => {
+  const asked = /^#entry-(\d+)$/.exec(location.hash);
+  if (asked && Number(asked[1]) !== V.entry?.id && !$("venue-main").hidden) openEntry(Number(asked[1])).catch(showError);
+});
 
 boot();
 setInterval(() => { if (!$("venue-main").hidden) refresh(); }, 5000);
