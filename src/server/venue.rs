@@ -702,36 +702,69 @@ pub(crate) async fn rule(
         ruling: serde_json::json!({}),
         sheet: None,
     };
+    let ruling = if claim {
+        Ruling::Claim(api::claim_request(&state, &q)?)
+    } else {
+        Ruling::Cycles(api::adjudicate_options(&state, &q)?)
+    };
+    new.event = event_name(ruling.event())?;
+    check_entry(&venue, &new).await?;
     let lane = api::lane(&state, &input);
-    if claim {
-        let request = api::claim_request(&state, &q)?;
-        new.event = event_name(request.event.as_ref())?;
-        check_entry(&venue, &new).await?;
-        api::analyse(&state, version, lane, move |sink| {
-            let outcome = service::claim(&input, &request)?;
+    api::analyse(&state, version, lane, move |sink| {
+        rule_and_record(&input, &ruling, &mut new, &venue, &who, sink)
+    })
+    .await
+}
+
+/// What an entry rules: a claim, or the repetition cycles (an adjudication).
+enum Ruling {
+    Claim(ClaimRequest),
+    Cycles(service::AdjudicateOptions),
+}
+
+impl Ruling {
+    fn event(&self) -> Option<&service::SettingsText> {
+        match self {
+            Ruling::Claim(request) => request.event.as_ref(),
+            Ruling::Cycles(options) => options.event.as_ref(),
+        }
+    }
+}
+
+/// Rules on the game, then records the entry with the ruling's JSON, the time control it was
+/// made under and its sheet (committed), and writes the entry as the answer.
+fn rule_and_record(
+    input: &GameInput,
+    ruling: &Ruling,
+    new: &mut NewCase,
+    venue: &Venue,
+    who: &str,
+    sink: &mut super::stream::Sink,
+) -> Result<(), ServiceError> {
+    let (json, sheet) = match ruling {
+        Ruling::Claim(request) => {
+            let outcome = service::claim(input, request)?;
             api::still_wanted()?;
             api::answer_cap(outcome.line.moves.len())?;
-            new.ruling = outcome.to_json_value();
-            new.time_control = ruled_time_control(&new.ruling).or(new.time_control.take());
-            new.sheet = Some(service::claim_sheet(&input, &request)?);
-            record_entry(&venue, &new, &who, sink)
-        })
-        .await
-    } else {
-        let options = api::adjudicate_options(&state, &q)?;
-        new.event = event_name(options.event.as_ref())?;
-        check_entry(&venue, &new).await?;
-        api::analyse(&state, version, lane, move |sink| {
-            let report = service::adjudicate(&input, &options)?;
+            (
+                outcome.to_json_value(),
+                service::claim_sheet(input, request)?,
+            )
+        }
+        Ruling::Cycles(options) => {
+            let report = service::adjudicate(input, options)?;
             api::still_wanted()?;
             api::answer_cap(report.line.moves.len())?;
-            new.ruling = report.to_json_value();
-            new.time_control = ruled_time_control(&new.ruling).or(new.time_control.take());
-            new.sheet = Some(service::adjudicate_sheet(&input, &options)?);
-            record_entry(&venue, &new, &who, sink)
-        })
-        .await
-    }
+            (
+                report.to_json_value(),
+                service::adjudicate_sheet(input, options)?,
+            )
+        }
+    };
+    new.time_control = ruled_time_control(&json).or(new.time_control.take());
+    new.ruling = json;
+    new.sheet = Some(sheet);
+    record_entry(venue, new, who, sink)
 }
 
 #[derive(Deserialize)]
@@ -813,7 +846,10 @@ pub(crate) async fn rule_count(
             )));
         }
     };
-    let request = count_claim(&state, &count, claimant);
+    let ruling = match asked.of {
+        RuleOf::Claim => Ruling::Claim(count_claim(&state, &count, claimant)),
+        RuleOf::Cycles => Ruling::Cycles(count_adjudication(&state, &count)),
+    };
     let moves = count.moves_text();
     let input = GameInput::fen(Some(&count.fen), Some(&moves));
     let mut new = NewCase {
@@ -822,7 +858,7 @@ pub(crate) async fn rule_count(
             RuleOf::Cycles => CaseKind::Cycle,
         },
         corrects: asked.corrects,
-        event: event_name(request.event.as_ref())?,
+        event: event_name(ruling.event())?,
         time_control: count.time_control.clone(),
         round: count.round.clone(),
         table: count.table.clone(),
@@ -838,25 +874,8 @@ pub(crate) async fn rule_count(
     };
     check_entry(&venue, &new).await?;
     let lane = api::lane(&state, &input);
-    if asked.of == RuleOf::Cycles {
-        let options = count_adjudication(&state, &count);
-        return api::analyse(&state, version, lane, move |sink| {
-            let report = service::adjudicate(&input, &options)?;
-            api::still_wanted()?;
-            new.ruling = report.to_json_value();
-            new.time_control = ruled_time_control(&new.ruling).or(new.time_control.take());
-            new.sheet = Some(service::adjudicate_sheet(&input, &options)?);
-            record_entry(&venue, &new, &who, sink)
-        })
-        .await;
-    }
     api::analyse(&state, version, lane, move |sink| {
-        let outcome = service::claim(&input, &request)?;
-        api::still_wanted()?;
-        new.ruling = outcome.to_json_value();
-        new.time_control = ruled_time_control(&new.ruling).or(new.time_control.take());
-        new.sheet = Some(service::claim_sheet(&input, &request)?);
-        record_entry(&venue, &new, &who, sink)
+        rule_and_record(&input, &ruling, &mut new, &venue, &who, sink)
     })
     .await
 }
