@@ -44,6 +44,46 @@ fn chromium() -> Option<PathBuf> {
     .find(|p| p.exists())
 }
 
+/// Starts `xqa serve --port 0 --db DB --event EVENT` and returns it with its address.
+fn venue_server(db: &Path, event: &Path) -> (Killed, String) {
+    let (child, url) = common::serve(
+        &[
+            "--db",
+            db.to_str().unwrap(),
+            "--event",
+            event.to_str().unwrap(),
+        ],
+        "http://",
+    );
+    (Killed(child), url)
+}
+
+/// Chromium, or (when it is missing) a failure under CI (`CI` set) and elsewhere a message
+/// that the test is skipped.
+fn chromium_or_skip() -> Option<PathBuf> {
+    let chrome = chromium();
+    if chrome.is_none() {
+        if std::env::var_os("CI").is_some() {
+            panic!("chromium is missing: .ci/run installs it (apt-get install -y chromium)");
+        }
+        eprintln!("SKIPPED: no chromium (apt-get install -y chromium); CI fails here instead");
+    }
+    chrome
+}
+
+/// Chromium started on the profile `profile`, as a Chinese browser (its language zh-CN), and a
+/// DevTools session on a new page.
+fn chinese_browser(chrome: &Path, profile: &Path) -> (Killed, Cdp) {
+    let (browser, ws) = launch(chrome, profile);
+    let mut cdp = connect(&ws);
+    let agent = cdp.call_in(None, "Browser.getVersion", json!({}))["userAgent"].clone();
+    cdp.call(
+        "Emulation.setUserAgentOverride",
+        json!({"userAgent": agent, "acceptLanguage": "zh-CN,zh"}),
+    );
+    (browser, cdp)
+}
+
 /// Starts `xqa serve --port 0` and returns it with its address.
 fn start_server() -> (Killed, String) {
     let (child, url) = common::serve(&[], "http://");
@@ -274,11 +314,7 @@ fn expected_pieces(fen: &str) -> Vec<(String, String)> {
 
 #[test]
 fn the_workbench_in_a_real_browser() {
-    let Some(chrome) = chromium() else {
-        if std::env::var_os("CI").is_some() {
-            panic!("chromium is missing: .ci/run installs it (apt-get install -y chromium)");
-        }
-        eprintln!("SKIPPED: no chromium (apt-get install -y chromium); CI fails here instead");
+    let Some(chrome) = chromium_or_skip() else {
         return;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -631,25 +667,15 @@ fn pick(cdp: &mut Cdp, id: &str, value: &str) {
 /// at ply 120, Black's count under 50 moves was complete at ply 100) is 0-1, 和棋黑胜.
 #[test]
 fn the_workbench_with_an_event_in_chinese() {
-    let Some(chrome) = chromium() else {
-        if std::env::var_os("CI").is_some() {
-            panic!("chromium is missing: .ci/run installs it (apt-get install -y chromium)");
-        }
-        eprintln!("SKIPPED: no chromium (apt-get install -y chromium); CI fails here instead");
+    let Some(chrome) = chromium_or_skip() else {
         return;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let sample = root.join("pgn-samples/claim_mate_on_limit.pgn");
     let (_server, url) = start_server();
     let scratch = common::Scratch::new("browser-event");
-    let (_chrome, ws) = launch(&chrome, &scratch.join("profile"));
-    let mut cdp = connect(&ws);
     // A Chinese browser: navigator.language is zh-CN.
-    let agent = cdp.call_in(None, "Browser.getVersion", json!({}))["userAgent"].clone();
-    cdp.call(
-        "Emulation.setUserAgentOverride",
-        json!({"userAgent": agent, "acceptLanguage": "zh-CN,zh"}),
-    );
+    let (_chrome, mut cdp) = chinese_browser(&chrome, &scratch.join("profile"));
     open(&mut cdp, &format!("{url}/"));
     assert_eq!(cdp.eval("navigator.language"), json!("zh-CN"));
     assert_eq!(cdp.eval("document.documentElement.lang"), json!("zh"));
@@ -777,24 +803,14 @@ fn the_workbench_with_an_event_in_chinese() {
 /// the case book with its sheet.
 #[test]
 fn the_venue_page_in_a_real_browser() {
-    let Some(chrome) = chromium() else {
-        if std::env::var_os("CI").is_some() {
-            panic!("chromium is missing: .ci/run installs it (apt-get install -y chromium)");
-        }
-        eprintln!("SKIPPED: no chromium (apt-get install -y chromium); CI fails here instead");
+    let Some(chrome) = chromium_or_skip() else {
         return;
     };
     let scratch = common::Scratch::new("browser-venue");
     let db = scratch.join("event.sqlite");
     let (child, url) = common::serve(&["--db", db.to_str().unwrap()], "http://");
     let _server = Killed(child);
-    let (_chrome, ws) = launch(&chrome, &scratch.join("profile"));
-    let mut cdp = connect(&ws);
-    let agent = cdp.call_in(None, "Browser.getVersion", json!({}))["userAgent"].clone();
-    cdp.call(
-        "Emulation.setUserAgentOverride",
-        json!({"userAgent": agent, "acceptLanguage": "zh-CN,zh"}),
-    );
+    let (_chrome, mut cdp) = chinese_browser(&chrome, &scratch.join("profile"));
     cdp.call(
         "Page.addScriptToEvaluateOnNewDocument",
         json!({"source": IDLE_HOOK}),
@@ -889,34 +905,15 @@ fn the_venue_page_in_a_real_browser() {
 /// next arbiter's name signs what follows.
 #[test]
 fn the_venue_page_opens_corrects_and_switches_arbiter() {
-    let Some(chrome) = chromium() else {
-        if std::env::var_os("CI").is_some() {
-            panic!("chromium is missing: .ci/run installs it (apt-get install -y chromium)");
-        }
-        eprintln!("SKIPPED: no chromium (apt-get install -y chromium); CI fails here instead");
+    let Some(chrome) = chromium_or_skip() else {
         return;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let event = root.join("events/2020-national-individual.json");
     let scratch = common::Scratch::new("browser-venue-entry");
     let db = scratch.join("event.sqlite");
-    let (child, url) = common::serve(
-        &[
-            "--db",
-            db.to_str().unwrap(),
-            "--event",
-            event.to_str().unwrap(),
-        ],
-        "http://",
-    );
-    let _server = Killed(child);
-    let (_chrome, ws) = launch(&chrome, &scratch.join("profile"));
-    let mut cdp = connect(&ws);
-    let agent = cdp.call_in(None, "Browser.getVersion", json!({}))["userAgent"].clone();
-    cdp.call(
-        "Emulation.setUserAgentOverride",
-        json!({"userAgent": agent, "acceptLanguage": "zh-CN,zh"}),
-    );
+    let (_server, url) = venue_server(&db, &event);
+    let (_chrome, mut cdp) = chinese_browser(&chrome, &scratch.join("profile"));
     cdp.call(
         "Page.addScriptToEvaluateOnNewDocument",
         json!({"source": IDLE_HOOK}),
@@ -1174,34 +1171,15 @@ fn the_venue_page_opens_corrects_and_switches_arbiter() {
 /// entries.
 #[test]
 fn the_workbench_keeps_its_live_count_on_the_venue_server() {
-    let Some(chrome) = chromium() else {
-        if std::env::var_os("CI").is_some() {
-            panic!("chromium is missing: .ci/run installs it (apt-get install -y chromium)");
-        }
-        eprintln!("SKIPPED: no chromium (apt-get install -y chromium); CI fails here instead");
+    let Some(chrome) = chromium_or_skip() else {
         return;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let event = root.join("events/2020-national-individual.json");
     let scratch = common::Scratch::new("browser-venue-workbench");
     let db = scratch.join("event.sqlite");
-    let (child, url) = common::serve(
-        &[
-            "--db",
-            db.to_str().unwrap(),
-            "--event",
-            event.to_str().unwrap(),
-        ],
-        "http://",
-    );
-    let _server = Killed(child);
-    let (_chrome, ws) = launch(&chrome, &scratch.join("profile"));
-    let mut cdp = connect(&ws);
-    let agent = cdp.call_in(None, "Browser.getVersion", json!({}))["userAgent"].clone();
-    cdp.call(
-        "Emulation.setUserAgentOverride",
-        json!({"userAgent": agent, "acceptLanguage": "zh-CN,zh"}),
-    );
+    let (_server, url) = venue_server(&db, &event);
+    let (_chrome, mut cdp) = chinese_browser(&chrome, &scratch.join("profile"));
     open(&mut cdp, &format!("{url}/"));
     // The venue bar is shown, and the event is the server's, for every count and entry.
     assert_eq!(
