@@ -649,15 +649,15 @@ const venueGet = async (id) => (await apiJson("GET", `/api/venue/counts/${id}`, 
 
 // One change at a time: while a move, a take-back or a ruling is on its way, the board and the
 // buttons wait, and the poll does not run.
+const VENUE_BUTTONS = ["live-undo", "live-rule", "live-close", "print", "live-start", "live-from-fen", "live-from-ply"];
 async function venueBusy(job) {
   if (S.venue.pending) return;
-  S.venue.pending = true;
-  for (const id of ["live-undo", "live-rule", "live-close", "print", "live-start", "live-from-fen", "live-from-ply"]) $(id).disabled = true;
+  const wait = (on) => { S.venue.pending = on; for (const id of VENUE_BUTTONS) $(id).disabled = on; };
+  wait(true);
   try {
     await job();
   } finally {
-    S.venue.pending = false;
-    for (const id of ["live-undo", "live-rule", "live-close", "print", "live-start", "live-from-fen", "live-from-ply"]) $(id).disabled = false;
+    wait(false);
   }
 }
 
